@@ -1,0 +1,26 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "AuthFlow",
+  platforms: [.macOS(.v13), .iOS(.v16)],
+  products: [
+    .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
+    .library(name: "AuthFlowScenarios", targets: ["AuthFlowScenarios"]),
+    .executable(name: "flowrun", targets: ["flowrun"]),
+  ],
+  targets: [
+    // The pure state machine: no Foundation, no I/O, no clock.
+    .target(name: "AuthFlowCore"),
+    // Scenario files, the scripted interpreter and the runner.
+    .target(name: "AuthFlowScenarios", dependencies: ["AuthFlowCore"]),
+    // The thin command-line front end.
+    .executableTarget(name: "flowrun", dependencies: ["AuthFlowScenarios", "AuthFlowCore"]),
+    .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
+    .testTarget(
+      name: "AuthFlowScenariosTests",
+      dependencies: ["AuthFlowScenarios", "AuthFlowCore"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,145 @@
+/// A moment in time, in seconds since 1970-01-01T00:00:00Z; the reducer never reads a clock.
+public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConvertible {
+  /// Seconds since the Unix epoch.
+  public var seconds: Double
+
+  /// Creates an instant from seconds since the Unix epoch.
+  public init(_ seconds: Double) { self.seconds = seconds }
+
+  public init(from decoder: any Decoder) throws {
+    seconds = try decoder.singleValueContainer().decode(Double.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(seconds)
+  }
+
+  public static func < (a: Instant, b: Instant) -> Bool { a.seconds < b.seconds }
+  public static func + (a: Instant, b: Double) -> Instant { Instant(a.seconds + b) }
+  public static func - (a: Instant, b: Instant) -> Double { a.seconds - b.seconds }
+  public var description: String { "t=\(seconds)" }
+}
+
+/// The id that ties a request effect to its result; drawn from a counter in the machine.
+public typealias RequestID = Int
+
+/// A signed-in Firebase user as stored on the device.
+public struct Session: Hashable, Codable, Sendable {
+  /// The Firebase uid (`localId`).
+  public var uid: String
+  /// True for a Firebase anonymous account.
+  public var anonymous: Bool
+  /// Linked provider ids, e.g. `google.com`, `password`.
+  public var providers: [String]
+  /// The account's email, when it has one.
+  public var email: String?
+  /// The current Firebase ID token.
+  public var idToken: String
+  /// The Secure Token refresh token.
+  public var refreshToken: String
+  /// When `idToken` stops being valid.
+  public var expiresAt: Instant
+  /// An anonymous account still to be deleted after a migration; persisted so a relaunch resumes.
+  public var pendingCleanup: AnonymousCleanup?
+
+  /// Creates a session.
+  public init(
+    uid: String, anonymous: Bool, providers: [String] = [], email: String? = nil,
+    idToken: String, refreshToken: String, expiresAt: Instant,
+    pendingCleanup: AnonymousCleanup? = nil
+  ) {
+    self.uid = uid
+    self.anonymous = anonymous
+    self.providers = providers
+    self.email = email
+    self.idToken = idToken
+    self.refreshToken = refreshToken
+    self.expiresAt = expiresAt
+    self.pendingCleanup = pendingCleanup
+  }
+}
+
+/// The anonymous account left behind by a `merge` or `switchWithoutData` migration.
+public struct AnonymousCleanup: Hashable, Codable, Sendable {
+  /// The anonymous uid whose data the app moves and whose account is then deleted.
+  public var uid: String
+  /// The anonymous account's ID token, used to delete it.
+  public var idToken: String
+  /// False until the app has said `migrationFinished` (always true after `switchWithoutData`).
+  public var dataMoved: Bool
+
+  /// Creates a cleanup record.
+  public init(uid: String, idToken: String, dataMoved: Bool) {
+    self.uid = uid
+    self.idToken = idToken
+    self.dataMoved = dataMoved
+  }
+}
+
+/// A Google credential, as the Google consent step returns it.
+public struct GoogleCredential: Hashable, Codable, Sendable {
+  /// The Google ID token (required by `signInWithIdp`).
+  public var idToken: String
+  /// The Google access token, when there is one.
+  public var accessToken: String?
+  /// The Google account's email, when known.
+  public var email: String?
+
+  /// Creates a credential.
+  public init(idToken: String, accessToken: String? = nil, email: String? = nil) {
+    self.idToken = idToken
+    self.accessToken = accessToken
+    self.email = email
+  }
+}
+
+/// How the reducer treats an anonymous user whose Google account already belongs to someone.
+public enum MigrationPolicy: String, Hashable, Codable, Sendable, CaseIterable {
+  /// Stop in `migrationRequired` and wait for `migrationDecided`.
+  case ask
+  /// Sign in to the existing account and hand the app both uids to move data.
+  case merge
+  /// Sign in to the existing account and drop the anonymous data.
+  case switchWithoutData
+  /// Stay anonymous and report the conflict.
+  case stayAnonymous
+}
+
+/// The tunable numbers and choices of the machine.
+public struct Policy: Hashable, Codable, Sendable {
+  /// What to do on an upgrade conflict (case 2).
+  public var migration: MigrationPolicy
+  /// Seconds before expiry at which a token counts as due for refresh.
+  public var refreshMargin: Double
+  /// First retry delay after a failed refresh, in seconds.
+  public var backoffBase: Double
+  /// Longest retry delay, in seconds.
+  public var backoffCap: Double
+  /// Shortest retry delay after a throttled (TOO_MANY_ATTEMPTS_TRY_LATER) failure, in seconds.
+  public var throttledDelay: Double
+
+  /// Creates a policy; every argument has the documented default.
+  public init(
+    migration: MigrationPolicy = .ask, refreshMargin: Double = 300, backoffBase: Double = 60,
+    backoffCap: Double = 960, throttledDelay: Double = 300
+  ) {
+    self.migration = migration
+    self.refreshMargin = refreshMargin
+    self.backoffBase = backoffBase
+    self.backoffCap = backoffCap
+    self.throttledDelay = throttledDelay
+  }
+
+  /// The retry delay after `failures` consecutive failed refreshes (1 for the first).
+  public func backoffDelay(failures: Int, throttled: Bool) -> Double {
+    var delay = backoffBase
+    var n = 1
+    while n < failures && delay < backoffCap {
+      delay *= 2
+      n += 1
+    }
+    delay = min(delay, backoffCap)
+    return throttled ? max(delay, throttledDelay) : delay
+  }
+}
