@@ -14,12 +14,14 @@ let package = Package(
     .target(name: "AuthFlowCore"),
     // Scenario files, the scripted interpreter and the runner.
     .target(name: "AuthFlowScenarios", dependencies: ["AuthFlowCore"]),
+    // The commands behind `flowrun`, as a library so tests can call them.
+    .target(name: "FlowRunKit", dependencies: ["AuthFlowScenarios", "AuthFlowCore"]),
     // The thin command-line front end.
-    .executableTarget(name: "flowrun", dependencies: ["AuthFlowScenarios", "AuthFlowCore"]),
+    .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
     .testTarget(
       name: "AuthFlowScenariosTests",
-      dependencies: ["AuthFlowScenarios", "AuthFlowCore"]
+      dependencies: ["AuthFlowScenarios", "AuthFlowCore", "FlowRunKit"]
     ),
   ],
   swiftLanguageModes: [.v6]

@@ -1,0 +1,150 @@
+import AuthFlowCore
+
+/// One scenario file: a story of intents, scripted answers and expectations.
+public struct Scenario: Sendable {
+  /// Short identifier, shown in reports.
+  public var name: String
+  /// One sentence a product person would recognise.
+  public var description: String
+  /// The virtual clock's start.
+  public var clock: Instant
+  /// The machine's policy.
+  public var policy: Policy
+  /// For each effect name, the answers to give, in order.
+  public var script: [String: [ScriptEntry]]
+  /// What happens, step by step.
+  public var steps: [Step]
+  /// Whether requests may still be pending at the end.
+  public var allowPending: Bool
+  /// The file it came from (empty when built in code).
+  public var file: String
+
+  /// Creates a scenario.
+  public init(
+    name: String, description: String = "", clock: Instant = Instant(0), policy: Policy = Policy(),
+    script: [String: [ScriptEntry]] = [:], steps: [Step], allowPending: Bool = false,
+    file: String = ""
+  ) {
+    self.name = name
+    self.description = description
+    self.clock = clock
+    self.policy = policy
+    self.script = script
+    self.steps = steps
+    self.allowPending = allowPending
+    self.file = file
+  }
+}
+
+/// One scripted answer to a request effect.
+public enum ScriptEntry: Equatable, Sendable {
+  /// Answer with this result.
+  case answer(ResultTemplate)
+  /// Leave the request in flight (answer it later with a `respond` step).
+  case pending
+  /// For `persistSession`/`clearSession`: the write succeeds (`"ok"`).
+  case written
+  /// For `persistSession`/`clearSession`: the write fails.
+  case persistFailed(AuthError)
+}
+
+/// A result as written in a scenario: a session's `expiresIn` counts from delivery.
+public struct ResultTemplate: Equatable, Sendable {
+  /// The result, with any session expiry relative to t=0 when `relativeExpiry` is set.
+  public var result: RequestResult
+  /// True when the session's `expiresAt` holds seconds to add to the delivery time.
+  public var relativeExpiry: Bool
+
+  /// Creates a template.
+  public init(_ result: RequestResult, relativeExpiry: Bool = false) {
+    self.result = result
+    self.relativeExpiry = relativeExpiry
+  }
+
+  /// The result as delivered at `now`.
+  public func materialize(now: Instant) -> RequestResult {
+    guard relativeExpiry else { return result }
+    switch result {
+    case .signedIn(var s):
+      s.expiresAt = now + s.expiresAt.seconds
+      return .signedIn(session: s)
+    case .sessionLoaded(var s?):
+      s.expiresAt = now + s.expiresAt.seconds
+      return .sessionLoaded(session: s)
+    default: return result
+    }
+  }
+}
+
+/// One step: an action, then optional expectations.
+public struct Step: Sendable {
+  /// What the step does.
+  public var action: Action
+  /// What must hold afterwards.
+  public var expect: Expectation?
+
+  /// Creates a step.
+  public init(_ action: Action, expect: Expectation? = nil) {
+    self.action = action
+    self.expect = expect
+  }
+
+  /// The three kinds of step.
+  public enum Action: Sendable {
+    /// Send an intent.
+    case send(Intent)
+    /// Answer the oldest pending request of the named effect.
+    case respond(to: String, with: ResultTemplate)
+    /// Move the virtual clock forward; due timers fire in order.
+    case advance(seconds: Double)
+  }
+}
+
+/// What a step expects; every field is optional.
+public struct Expectation: Sendable {
+  /// The top-level state name after the step.
+  public var state: String?
+  /// The exact list of states entered during the step.
+  public var path: [String]?
+  /// The exact effects, in order (patterns).
+  public var effects: [Pattern]?
+  /// Effects that must occur in this order; others allowed.
+  public var effectsInclude: [Pattern]?
+  /// Effect names that must not occur.
+  public var effectsExclude: [String]?
+  /// The session after the step: `.some(nil)` for none, else a subset of fields.
+  public var session: SessionExpectation?
+  /// The exact `notify` payloads emitted during the step.
+  public var notifications: [Pattern]?
+
+  /// An empty expectation.
+  public init() {}
+}
+
+/// The expected session.
+public enum SessionExpectation: Sendable {
+  /// No session.
+  case none
+  /// A session whose fields include these.
+  case fields(JSONValue)
+}
+
+/// A name, optionally with a subset of fields: `"persistSession"` or `{"signInWithIdp": {…}}`.
+public struct Pattern: Sendable, Equatable {
+  /// The effect or notification name.
+  public var name: String
+  /// Fields that must match (recursively, as subsets); `nil` matches any payload.
+  public var fields: JSONValue?
+
+  /// Creates a pattern.
+  public init(_ name: String, fields: JSONValue? = nil) {
+    self.name = name
+    self.fields = fields
+  }
+
+  /// The pattern as it is written in a file.
+  public var text: String {
+    guard let fields else { return name }
+    return JSONValue.object([(name, fields)]).compactText
+  }
+}

@@ -1,0 +1,199 @@
+import AuthFlowCore
+import Foundation
+
+extension Scenario {
+  /// The top-level keys of a scenario file.
+  public static let topLevelKeys = [
+    "$schema", "name", "description", "clock", "config", "script", "steps", "allowPending",
+  ]
+
+  /// Loads and checks a scenario file.
+  public static func load(path: String) throws(ScenarioError) -> Scenario {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      let why =
+        !exists ? "no such file" : isDirectory.boolValue ? "is a directory" : "cannot be read"
+      throw ScenarioError(file: path, kind: .unreadable, message: why)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ScenarioError(file: path, kind: .unreadable, message: "is not UTF-8 text")
+    }
+    return try parse(text, file: path)
+  }
+
+  /// Parses and checks scenario JSON text; `file` names it in errors.
+  public static func parse(_ text: String, file: String) throws(ScenarioError) -> Scenario {
+    let json: JSONValue
+    do {
+      json = try JSONValue.parse(text)
+    } catch {
+      throw ScenarioError(
+        file: file, kind: .syntax(line: error.line, column: error.column),
+        message: "invalid JSON: \(error.message)")
+    }
+    do {
+      return try JSONReader(file: file).scenario(json)
+    } catch let error as ScenarioError {
+      throw error
+    } catch {
+      throw ScenarioError(file: file, kind: .invalid(path: ""), message: "\(error)")
+    }
+  }
+}
+
+extension JSONReader {
+  func scenario(_ json: JSONValue) throws -> Scenario {
+    let f = try object(
+      json, "", allowed: Scenario.topLevelKeys, required: ["name", "steps"],
+      what: "a scenario object")
+    var policy = Policy()
+    if let config = f["config"] {
+      let c = try object(
+        config, "config",
+        allowed: ["migration", "refreshMargin", "backoffBase", "backoffCap", "throttledDelay"])
+      if let m = c["migration"] {
+        policy.migration = try enumValue(m, "config.migration", MigrationPolicy.self)
+      }
+      if let v = c["refreshMargin"] {
+        policy.refreshMargin = try number(v, "config.refreshMargin", min: 0)
+      }
+      if let v = c["backoffBase"] { policy.backoffBase = try number(v, "config.backoffBase", min: 1) }
+      if let v = c["backoffCap"] { policy.backoffCap = try number(v, "config.backoffCap", min: 1) }
+      if let v = c["throttledDelay"] {
+        policy.throttledDelay = try number(v, "config.throttledDelay", min: 0)
+      }
+    }
+    var script: [String: [ScriptEntry]] = [:]
+    if let s = f["script"] {
+      let allowed = Vocabulary.requestEffects + ["persistSession", "clearSession"]
+      let entries = try object(s, "script", allowed: allowed)
+      for (effect, list) in entries {
+        let p = "script.\(effect)"
+        script[effect] = try array(list, p).enumerated().map { i, entry in
+          try scriptEntry(entry, "\(p)[\(i)]", effect: effect)
+        }
+      }
+    }
+    let steps = try array(f["steps"], "steps").enumerated().map { i, s in
+      try step(s, "steps[\(i)]")
+    }
+    if steps.isEmpty { throw fail("steps", "a scenario needs at least one step") }
+    return Scenario(
+      name: try string(f["name"], "name"),
+      description: try optionalString(f["description"], "description") ?? "",
+      clock: f["clock"] == nil ? Instant(0) : try time(f["clock"], "clock"),
+      policy: policy, script: script, steps: steps,
+      allowPending: try bool(f["allowPending"], "allowPending", default: false), file: file)
+  }
+
+  func scriptEntry(_ value: JSONValue, _ p: String, effect: String) throws -> ScriptEntry {
+    if effect == "persistSession" || effect == "clearSession" {
+      if value == .string("ok") { return .written }
+      let (_, payload, pp) = try tagged(
+        value, p, kind: "write outcome", names: ["persistFailed"], bareAllowed: false)
+      let f = try object(payload, pp, allowed: ["error"], required: ["error"])
+      return .persistFailed(try error(f["error"]!, join(pp, "error")))
+    }
+    if value == .string("pending") { return .pending }
+    if case .string(let s) = value, s != "providerCancelled", s != "accountDeleted",
+      s != "passwordResetSent"
+    {
+      throw fail(p, "unknown script entry \"\(s)\"; use \"pending\" or a result object")
+    }
+    return .answer(try result(value, p))
+  }
+
+  func step(_ value: JSONValue, _ p: String) throws -> Step {
+    let f = try object(value, p, allowed: ["send", "respond", "advance", "expect", "note"])
+    let actions = ["send", "respond", "advance"].filter { f[$0] != nil }
+    guard actions.count == 1 else {
+      throw fail(
+        p,
+        actions.isEmpty
+          ? "a step needs one of \"send\", \"respond\" or \"advance\""
+          : "a step takes exactly one of \"send\", \"respond\", \"advance\"; found "
+            + actions.joined(separator: " and "))
+    }
+    let action: Step.Action
+    switch actions[0] {
+    case "send":
+      action = .send(try intent(f["send"]!, join(p, "send")))
+    case "respond":
+      let rp = join(p, "respond")
+      let r = try object(f["respond"]!, rp, allowed: ["to", "with"], required: ["to", "with"])
+      let to = try string(r["to"], join(rp, "to"))
+      guard Vocabulary.requestEffects.contains(to) else {
+        throw fail(
+          join(rp, "to"),
+          "\"\(to)\" is not a request effect; \(Suggest.hint(for: to, among: Vocabulary.requestEffects))")
+      }
+      action = .respond(to: to, with: try result(r["with"]!, join(rp, "with")))
+    default:
+      action = .advance(seconds: try number(f["advance"], join(p, "advance"), min: 0))
+    }
+    let expect = try f["expect"].map { try expectation($0, join(p, "expect")) }
+    return Step(action, expect: expect)
+  }
+
+  func expectation(_ value: JSONValue, _ p: String) throws -> Expectation {
+    let f = try object(
+      value, p,
+      allowed: [
+        "state", "path", "effects", "effectsInclude", "effectsExclude", "session",
+        "notifications",
+      ])
+    var e = Expectation()
+    if let s = f["state"] { e.state = try stateName(s, join(p, "state")) }
+    if let path = f["path"] {
+      e.path = try array(path, join(p, "path")).enumerated().map { i, s in
+        try stateName(s, "\(p).path[\(i)]")
+      }
+    }
+    if let list = f["effects"] { e.effects = try patterns(list, join(p, "effects"), Vocabulary.effects, "effect") }
+    if let list = f["effectsInclude"] {
+      e.effectsInclude = try patterns(list, join(p, "effectsInclude"), Vocabulary.effects, "effect")
+    }
+    if let list = f["effectsExclude"] {
+      let names = Vocabulary.effects.map(\.name)
+      e.effectsExclude = try strings(list, join(p, "effectsExclude")).enumerated().map { i, n in
+        guard names.contains(n) else {
+          throw fail("\(p).effectsExclude[\(i)]", "unknown effect \"\(n)\"; \(Suggest.hint(for: n, among: names))")
+        }
+        return n
+      }
+    }
+    if let s = f["session"] {
+      if s == .null {
+        e.session = SessionExpectation.none
+      } else {
+        _ = try object(s, join(p, "session"), allowed: Vocabulary.sessionFields, what: "a session object or null")
+        e.session = .fields(s)
+      }
+    }
+    if let list = f["notifications"] {
+      e.notifications = try patterns(list, join(p, "notifications"), Vocabulary.notifications, "notification")
+    }
+    return e
+  }
+
+  func stateName(_ value: JSONValue, _ p: String) throws -> String {
+    let s = try string(value, p)
+    guard AuthState.allNames.contains(s) else {
+      throw fail(p, "unknown state \"\(s)\"; \(Suggest.hint(for: s, among: AuthState.allNames))")
+    }
+    return s
+  }
+
+  func patterns(
+    _ value: JSONValue, _ p: String, _ table: [(name: String, fields: [String])], _ kind: String
+  ) throws -> [Pattern] {
+    try array(value, p).enumerated().map { i, item in
+      let ip = "\(p)[\(i)]"
+      let (name, payload, pp) = try tagged(item, ip, kind: kind, names: table.map(\.name))
+      if case .string = item { return Pattern(name) }
+      _ = try object(payload, pp, allowed: Vocabulary.fields(of: name, in: table))
+      return Pattern(name, fields: payload)
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import AuthFlowCore
+
+/// One handled event: the state before and after, and the effects it produced.
+public struct Transition: Sendable {
+  /// Virtual time of the event.
+  public var at: Instant
+  /// The state's name before.
+  public var from: String
+  /// The event.
+  public var event: Event
+  /// The state's name after.
+  public var to: String
+  /// The effects, in order.
+  public var effects: [Effect]
+  /// The 0-based step that caused it.
+  public var step: Int
+}
+
+/// Why a scenario failed.
+public struct StepFailure: Sendable, Equatable {
+  /// The 0-based step index, or `nil` for an end-of-scenario check.
+  public var step: Int?
+  /// What the step did, as a short text.
+  public var action: String
+  /// One entry per failed expectation; multi-line diffs included.
+  public var problems: [String]
+}
+
+/// The outcome of replaying one scenario.
+public struct ScenarioReport: Sendable {
+  /// The scenario's name.
+  public var name: String
+  /// The file it came from.
+  public var file: String
+  /// Number of steps in the file.
+  public var stepCount: Int
+  /// Steps actually run.
+  public var stepsRun: Int
+  /// Every transition, in order.
+  public var transitions: [Transition]
+  /// The failure, if any.
+  public var failure: StepFailure?
+  /// The virtual clock's start.
+  public var clock: Instant
+
+  /// True when every expectation held.
+  public var passed: Bool { failure == nil }
+}
+
+/// Replays a scenario against the pure machine with the scripted interpreter and a virtual clock.
+public struct ScenarioRunner {
+  /// The machine being driven.
+  public private(set) var machine: AuthMachine
+  /// Virtual time.
+  public private(set) var now: Instant
+  private var interpreter: ScriptedInterpreter
+  private var timers: [TimerID: Instant] = [:]
+  private var pending: [(name: String, requestId: RequestID)] = []
+  private var transitions: [Transition] = []
+  private var stepIndex = 0
+  private var stepEffects: [Effect] = []
+  private var stepPath: [String] = []
+  private let redactor: Redactor
+  /// The most events one step may cause before the runner calls it a livelock.
+  public static let eventLimitPerStep = 10_000
+
+  /// A runner at the scenario's clock, with its policy and script.
+  public init(scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false)) {
+    machine = AuthMachine(policy: scenario.policy)
+    now = scenario.clock
+    interpreter = ScriptedInterpreter(script: scenario.script)
+    self.redactor = redactor
+  }
+
+  /// Replays `scenario` from the start and reports.
+  public static func run(_ scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false))
+    -> ScenarioReport
+  {
+    var runner = ScenarioRunner(scenario: scenario, redactor: redactor)
+    var failure: StepFailure? = nil
+    var stepsRun = 0
+    for (i, step) in scenario.steps.enumerated() {
+      stepsRun += 1
+      if let f = runner.perform(step, index: i) {
+        failure = f
+        break
+      }
+    }
+    if failure == nil, !scenario.allowPending, !runner.pending.isEmpty {
+      let list = runner.pending.map { "\($0.name) (request \($0.requestId))" }
+      failure = StepFailure(
+        step: nil, action: "end of scenario",
+        problems: [
+          "requests still pending: " + list.joined(separator: ", ")
+            + "; answer them with a \"respond\" step or a script entry,"
+            + " or set \"allowPending\": true"
+        ])
+    }
+    return ScenarioReport(
+      name: scenario.name, file: scenario.file, stepCount: scenario.steps.count,
+      stepsRun: stepsRun, transitions: runner.transitions, failure: failure,
+      clock: scenario.clock)
+  }
+
+  /// Runs one step and checks its expectations; returns the failure, if any.
+  public mutating func perform(_ step: Step, index: Int) -> StepFailure? {
+    stepIndex = index
+    stepEffects.removeAll(keepingCapacity: true)
+    stepPath.removeAll(keepingCapacity: true)
+    let actionText = Render.action(step.action, redactor)
+    var problems: [String] = []
+    switch step.action {
+    case .send(let intent):
+      if !process(.intent(intent)) { problems.append(livelock) }
+    case .respond(let to, let template):
+      guard let i = pending.firstIndex(where: { $0.name == to }) else {
+        let waiting = pending.isEmpty ? "none" : pending.map(\.name).joined(separator: ", ")
+        return StepFailure(
+          step: index, action: actionText,
+          problems: ["no pending \"\(to)\" request to respond to (pending: \(waiting))"])
+      }
+      let request = pending.remove(at: i)
+      if !process(.result(requestId: request.requestId, result: template.materialize(now: now))) {
+        problems.append(livelock)
+      }
+    case .advance(let seconds):
+      let target = now + seconds
+      while let (timer, at) = timers.filter({ $0.value <= target })
+        .min(by: { ($0.value, $0.key.rawValue) < ($1.value, $1.key.rawValue) })
+      {
+        now = at
+        timers[timer] = nil
+        if !process(.timerFired(timer: timer)) {
+          problems.append(livelock)
+          break
+        }
+      }
+      now = target
+    }
+    if let expect = step.expect { problems += check(expect) }
+    return problems.isEmpty ? nil : StepFailure(step: index, action: actionText, problems: problems)
+  }
+
+  private var livelock: String {
+    "the machine did not settle after \(Self.eventLimitPerStep) events (a feedback loop)"
+  }
+
+  /// Feeds an event and everything it causes; false when the event limit was hit.
+  private mutating func process(_ first: Event) -> Bool {
+    var queue = [first]
+    var i = 0
+    var effects: [Effect] = []
+    while i < queue.count {
+      if i >= Self.eventLimitPerStep { return false }
+      let event = queue[i]
+      i += 1
+      let from = machine.state.name
+      effects.removeAll(keepingCapacity: true)
+      machine.handle(event, now: now, into: &effects)
+      let to = machine.state.name
+      if to != from { stepPath.append(to) }
+      transitions.append(
+        Transition(at: now, from: from, event: event, to: to, effects: effects, step: stepIndex))
+      for effect in effects {
+        stepEffects.append(effect)
+        execute(effect, queue: &queue)
+      }
+    }
+    return true
+  }
+
+  private mutating func execute(_ effect: Effect, queue: inout [Event]) {
+    switch effect {
+    case .scheduleTimer(let timer, let at): timers[timer] = at
+    case .cancelTimer(let timer): timers[timer] = nil
+    case .persistSession, .clearSession:
+      if case .persistFailed(let error)? = interpreter.next(for: effect) {
+        queue.append(.persistFailed(error: error))
+      }
+    case .signOutProvider, .deliverIDToken, .notify:
+      break
+    default:
+      guard let id = effect.requestId else { return }
+      switch interpreter.next(for: effect) {
+      case .answer(let template)?:
+        queue.append(.result(requestId: id, result: template.materialize(now: now)))
+      case .pending?, nil, .written?, .persistFailed?:
+        pending.append((effect.name, id))
+      }
+    }
+  }
+
+  // MARK: Expectations
+
+  private func check(_ expect: Expectation) -> [String] {
+    var problems: [String] = []
+    if let state = expect.state, state != machine.state.name {
+      problems.append("state: expected \"\(state)\", got \"\(machine.state.name)\"")
+    }
+    if let path = expect.path, path != stepPath {
+      problems.append(
+        "path: expected [\(path.joined(separator: ", "))], got [\(stepPath.joined(separator: ", "))]")
+    }
+    let actual = stepEffects.map { Matching.split(JSONValue.encoding($0)) }
+    if let patterns = expect.effects {
+      let ok =
+        patterns.count == actual.count
+        && zip(patterns, actual).allSatisfy { Matching.matches($0, name: $1.0, payload: $1.1) }
+      if !ok {
+        problems.append(
+          diffText(
+            "effects (exact, in order)", patterns: patterns, actual: actual))
+      }
+    }
+    if let patterns = expect.effectsInclude, !Matching.inOrder(patterns, in: actual) {
+      problems.append(diffText("effectsInclude (in this order)", patterns: patterns, actual: actual))
+    }
+    if let excluded = expect.effectsExclude {
+      let found = excluded.filter { name in actual.contains { $0.0 == name } }
+      if !found.isEmpty {
+        problems.append("effectsExclude: found " + found.map { "\"\($0)\"" }.joined(separator: ", "))
+      }
+    }
+    if let patterns = expect.notifications {
+      let notes: [(String, JSONValue)] = stepEffects.compactMap {
+        guard case .notify(let n) = $0 else { return nil }
+        return Matching.split(JSONValue.encoding(n))
+      }
+      let ok =
+        patterns.count == notes.count
+        && zip(patterns, notes).allSatisfy { Matching.matches($0, name: $1.0, payload: $1.1) }
+      if !ok { problems.append(diffText("notifications (exact, in order)", patterns: patterns, actual: notes)) }
+    }
+    if let session = expect.session {
+      let current = machine.state.session
+      switch (session, current) {
+      case (.none, nil): break
+      case (.none, let s?):
+        problems.append("session: expected none, got uid \"\(s.uid)\"")
+      case (.fields, nil):
+        problems.append("session: expected a session, got none (state \(machine.state.name))")
+      case (.fields(let fields), let s?):
+        let actualJSON = Render.sessionJSON(s, now: now)
+        if !Matching.subset(fields, of: actualJSON) {
+          problems.append(
+            "session:\n    - " + redactor.apply(fields).compactText + "\n    + "
+              + redactor.apply(Render.only(keysOf: fields, in: actualJSON)).compactText)
+        }
+      }
+    }
+    return problems
+  }
+
+  private func diffText(_ title: String, patterns: [Pattern], actual: [(String, JSONValue)])
+    -> String
+  {
+    let expectedLines = patterns.map { p in
+      p.fields.map { Render.tagged(p.name, redactor.apply($0)) } ?? p.name
+    }
+    let actualLines = actual.map {
+      Render.tagged($0.0, Render.readableTimes(redactor.apply($0.1)))
+    }
+    let lines = Matching.diff(expected: expectedLines, actual: actualLines) { i, j in
+      Matching.matches(patterns[i], name: actual[j].0, payload: actual[j].1)
+    }
+    return "\(title):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,29 @@
+import AuthFlowCore
+
+/// Answers request effects from a scenario's `script`, each effect name's entries in order.
+public struct ScriptedInterpreter: Sendable {
+  private var queues: [String: [ScriptEntry]]
+  private var used: [String: Int] = [:]
+
+  /// An interpreter that answers from `script`.
+  public init(script: [String: [ScriptEntry]]) { self.queues = script }
+
+  /// The next entry for this effect's name; `nil` when none is left (the request stays pending).
+  public mutating func next(for effect: Effect) -> ScriptEntry? {
+    let name = effect.name
+    guard let queue = queues[name] else { return nil }
+    let n = used[name, default: 0]
+    guard n < queue.count else { return nil }
+    used[name] = n + 1
+    return queue[n]
+  }
+
+  /// How many entries of each effect name were never used.
+  public var unusedEntries: [String: Int] {
+    var out: [String: Int] = [:]
+    for (name, queue) in queues where queue.count > used[name, default: 0] {
+      out[name] = queue.count - used[name, default: 0]
+    }
+    return out
+  }
+}
