@@ -256,8 +256,10 @@ private struct JSONParser {
           out.append(contentsOf: Array(s.utf8))
         default: throw error("invalid escape in a string", at: index - 2)
         }
+      case 0x0A, 0x0D:
+        throw error("unterminated string (a string cannot span lines)", at: start)
       case 0x00..<0x20:
-        throw error("control character in a string (a string cannot span lines)")
+        throw error("control character in a string; write it as an escape such as \\t")
       default:
         out.append(b)
         index += 1

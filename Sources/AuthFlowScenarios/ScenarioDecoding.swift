@@ -167,7 +167,9 @@ extension JSONReader {
       if s == .null {
         e.session = SessionExpectation.none
       } else {
-        _ = try object(s, join(p, "session"), allowed: Vocabulary.sessionFields, what: "a session object or null")
+        let sp = join(p, "session")
+        let fields = try object(s, sp, allowed: Vocabulary.sessionFields, what: "a session object or null")
+        try checkSessionPattern(fields, sp)
         e.session = .fields(s)
       }
     }
@@ -175,6 +177,25 @@ extension JSONReader {
       e.notifications = try patterns(list, join(p, "notifications"), Vocabulary.notifications, "notification")
     }
     return e
+  }
+
+  /// Checks the types of the session fields an expectation gives.
+  func checkSessionPattern(_ fields: [String: JSONValue], _ p: String) throws {
+    for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+      let fp = join(p, key)
+      switch key {
+      case "anonymous": _ = try bool(value, fp, default: false)
+      case "providers": _ = try strings(value, fp)
+      case "email", "pendingCleanup":
+        if value == .null { continue }
+        if key == "email" { _ = try string(value, fp) } else {
+          _ = try object(value, fp, allowed: ["uid", "idToken", "dataMoved"])
+        }
+      case "expiresIn": _ = try number(value, fp)
+      case "expiresAt": _ = try time(value, fp)
+      default: _ = try string(value, fp)
+      }
+    }
   }
 
   func stateName(_ value: JSONValue, _ p: String) throws -> String {

@@ -44,19 +44,23 @@ enum Suggest {
     return "expected one of: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
   }
 
-  /// The closest name within a distance that still looks like a typo.
+  /// The closest name within a distance that still looks like a typo. A word that is close to
+  /// the start of a name counts too (`signInWithGogle` → `signInWithGoogleTapped`).
   static func nearest(_ word: String, among names: [String]) -> String? {
     let lower = word.lowercased()
-    var best: (name: String, distance: Int)? = nil
+    var best: (name: String, score: Int)? = nil
     for name in names {
-      let d = distance(lower, name.lowercased())
-      if d < (best?.distance ?? Int.max) { best = (name, d) }
+      let candidate = name.lowercased()
+      var score = distance(lower, candidate)
+      for k in max(1, lower.count - 1)...(lower.count + 2) where k < candidate.count {
+        score = min(score, distance(lower, String(candidate.prefix(k))) + 1)
+      }
+      if score < (best?.score ?? Int.max) { best = (name, score) }
     }
-    guard let best else { return nil }
-    let limit = max(2, best.name.count * 2 / 5)
-    if best.distance <= limit { return best.name }
-    if best.name.lowercased().hasPrefix(lower) && lower.count >= 4 { return best.name }
-    return nil
+    guard let best, best.score <= max(2, min(word.count, best.name.count) * 2 / 5) else {
+      return nil
+    }
+    return best.name
   }
 
   /// Levenshtein distance.

@@ -1,0 +1,138 @@
+import AuthFlowCore
+@testable import AuthFlowScenarios
+import FlowRunKit
+import Foundation
+import Testing
+
+@Suite("flowrun, the command")
+struct FlowRunTests {
+  let upgrade = Paths.scenarios + "/anonymous-upgrade.json"
+
+  @Test("help goes to stdout with exit 0, for the tool and each subcommand")
+  func help() {
+    for args in [["--help"], ["-h"], ["help"], ["validate", "--help"], ["schema", "-h"], ["help", "validate"]] {
+      let out = FlowRun.main(args)
+      #expect(out.code == 0, "\(args)")
+      #expect(out.stdout.contains("USAGE: flowrun"), "\(args)")
+      #expect(out.stderr.isEmpty)
+    }
+  }
+
+  @Test("bad usage prints Error: and the usage to stderr, exit 64")
+  func usage() {
+    for args in [[String](), ["--formt", "json", upgrade], ["--format", "xml", upgrade], ["--filter"]] {
+      let out = FlowRun.main(args)
+      #expect(out.code == 64, "\(args)")
+      #expect(out.stderr.hasPrefix("Error: "), "\(args)")
+      #expect(out.stderr.contains("USAGE:"))
+    }
+    #expect(FlowRun.main(["--formt", "json", upgrade]).stderr.contains("did you mean '--format'?"))
+  }
+
+  @Test("one scenario: a line per scenario and the summary")
+  func single() {
+    let out = FlowRun.main([upgrade])
+    #expect(out.code == 0)
+    #expect(out.stdout == "✔ anonymous-upgrade — 3 steps, 7 transitions\n1 passed, 0 failed\n")
+  }
+
+  @Test("--filter picks scenarios by name; --quiet prints only the summary")
+  func filterQuiet() {
+    let out = FlowRun.main(["--quiet", "--filter", "migration", Paths.scenarios])
+    #expect(out.code == 0)
+    #expect(out.stdout.hasSuffix(" passed, 0 failed\n"))
+    #expect(!out.stdout.contains("✔"))
+    #expect(out.stdout.hasPrefix("6 passed") || out.stdout.hasPrefix("7 passed"))
+  }
+
+  @Test("a failing scenario: exit 1, the step, a -/+ diff and the last transitions")
+  func failing() throws {
+    let text = Paths.read(upgrade).replacingOccurrences(of: #""linkTo": "id-a1""#, with: #""linkTo": "id-zz""#)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flowrun-fail-\(UUID()).json").path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let out = FlowRun.main([path])
+    #expect(out.code == 1)
+    #expect(out.stdout.contains("✘ anonymous-upgrade — failed at step 3 of 3"))
+    #expect(out.stdout.contains("    step 3: send signInWithGoogleTapped"))
+    #expect(out.stdout.contains("- signInWithIdp"))
+    #expect(out.stdout.contains("+ signInWithIdp"))
+    #expect(out.stdout.contains("last transitions:"))
+    #expect(!out.stdout.contains("id-a1"), "tokens must not be printed by default")
+    #expect(FlowRun.main(["--show-secrets", path]).stdout.contains("id-a1"))
+    #expect(out.stdout.hasSuffix("0 passed, 1 failed\n"))
+  }
+
+  @Test("JSON and JUnit reports carry the same verdicts")
+  func formats() throws {
+    let json = FlowRun.main(["--format", "json", Paths.scenarios])
+    #expect(json.code == 0)
+    let parsed = try JSONValue.parse(json.stdout)
+    #expect(parsed["failed"] == .number(0))
+    let junit = FlowRun.main(["--format=junit", Paths.scenarios])
+    #expect(junit.stdout.hasPrefix("<?xml"))
+    #expect(junit.stdout.contains("failures=\"0\" errors=\"0\""))
+    #expect(junit.stdout.contains("<testcase name=\"anonymous-upgrade\""))
+  }
+
+  @Test("flowrun schema prints Docs/scenario.schema.json")
+  func schema() throws {
+    let out = FlowRun.main(["schema"])
+    #expect(out.code == 0)
+    #expect(out.stdout == Paths.read(Paths.docs + "/scenario.schema.json"))
+    _ = try JSONValue.parse(out.stdout)
+  }
+
+  @Test("validate checks without running")
+  func validate() {
+    let out = FlowRun.main(["validate", Paths.scenarios])
+    #expect(out.code == 0)
+    #expect(out.stdout.contains(" valid, 0 invalid"))
+  }
+}
+
+@Suite("Expectation matching")
+struct MatchingTests {
+  func run(_ steps: String, script: String = #"{"loadSession": [{"sessionLoaded": {"session": null}}]}"#)
+    throws -> ScenarioReport
+  {
+    let text = #"{"name": "t", "clock": "2026-01-01T09:00:00Z", "script": \#(script), "steps": \#(steps)}"#
+    return ScenarioRunner.run(try Scenario.parse(text, file: "t.json"))
+  }
+
+  @Test("exact effects fail on an unlisted effect, include allows it, exclude forbids it")
+  func effectLists() throws {
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": []}}]"#).failure != nil)
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": ["loadSession"]}}]"#).passed)
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effectsInclude": []}}]"#).passed)
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effectsExclude": ["loadSession"]}}]"#).failure != nil)
+  }
+
+  @Test("object patterns match given fields only; null matches an absent field")
+  func subsets() throws {
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 1}}]}}]"#).passed)
+    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 2}}]}}]"#).failure != nil)
+    #expect(try run(#"[{"send": "signInWithGoogleTapped"}]"#, script: "{}").passed)
+  }
+
+  @Test("requests left pending fail the scenario unless allowPending")
+  func pending() throws {
+    let r = try run(#"[{"send": "appLaunched"}]"#, script: "{}")
+    #expect(r.failure?.problems.first?.contains("requests still pending: loadSession (request 1)") == true)
+  }
+
+  @Test("respond without a pending request is a step failure")
+  func respondNothing() throws {
+    let r = try run(#"[{"respond": {"to": "refreshToken", "with": "accountDeleted"}}]"#)
+    #expect(r.failure?.problems == [#"no pending "refreshToken" request to respond to (pending: none)"#])
+  }
+
+  @Test("line diff marks removed and added lines around common ones")
+  func diff() {
+    let lines = ["a", "b", "c"]
+    let other = ["a", "x", "c"]
+    #expect(
+      Matching.diff(expected: lines, actual: other) { lines[$0] == other[$1] }
+        == ["  a", "+ x", "- b", "  c"])
+  }
+}
