@@ -157,7 +157,8 @@ extension AuthMachine {
     guard let user else { return .signedOut }
     switch purpose {
     case .signIn, .upgrade, .link: return resting(user)
-    case .reauthenticate(let resume?): return .reauthenticationRequired(operation: resume, user: user)
+    case .reauthenticate(let resume?):
+      return .reauthenticationRequired(operation: resume, user: user)
     case .reauthenticate(nil): return .firebaseAuthenticated(user: user)
     }
   }

@@ -45,7 +45,8 @@ struct JSONReader {
       throw fail(
         path,
         "expected an object with exactly one key (the \(kind) name), found \(members.count) keys"
-          + (members.isEmpty ? "" : " (" + members.map { "\"\($0.key)\"" }.joined(separator: ", ") + ")"))
+          + (members.isEmpty
+            ? "" : " (" + members.map { "\"\($0.key)\"" }.joined(separator: ", ") + ")"))
     default:
       throw fail(path, "expected an \(kind) such as {\"\(names[0])\": {}}, found \(value.typeName)")
     }
@@ -71,7 +72,9 @@ struct JSONReader {
     guard case .number(let n)? = value else {
       throw fail(path, "expected a number, found \(value?.typeName ?? "nothing")")
     }
-    if let min, n < min { throw fail(path, "expected a number ≥ \(JSONValue.format(min)), found \(JSONValue.format(n))") }
+    if let min, n < min {
+      throw fail(path, "expected a number ≥ \(JSONValue.format(min)), found \(JSONValue.format(n))")
+    }
     return n
   }
 
@@ -107,7 +110,8 @@ struct JSONReader {
   ) throws -> E where E.RawValue == String {
     let s = try string(value, path)
     guard let e = E(rawValue: s) else {
-      throw fail(path, "unknown value \"\(s)\"; \(Suggest.hint(for: s, among: E.allCases.map(\.rawValue)))")
+      throw fail(
+        path, "unknown value \"\(s)\"; \(Suggest.hint(for: s, among: E.allCases.map(\.rawValue)))")
     }
     return e
   }

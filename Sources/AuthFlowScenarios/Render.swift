@@ -37,7 +37,8 @@ public enum Render {
   public static func event(_ event: Event, _ redactor: Redactor) -> String {
     switch event {
     case .intent(let intent): return tagged(JSONValue.encoding(intent), redactor)
-    case .result(let id, let result): return "#\(id) " + tagged(JSONValue.encoding(result), redactor)
+    case .result(let id, let result):
+      return "#\(id) " + tagged(JSONValue.encoding(result), redactor)
     case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
     case .persistFailed(let error): return "persistFailed(\(error.code))"
     }
@@ -51,7 +52,8 @@ public enum Render {
   /// A transition as `state --event--> state [effects]`, stamped with virtual seconds.
   public static func transition(_ t: Transition, clock: Instant, _ redactor: Redactor) -> String {
     let effects = t.effects.map { effect($0, redactor) }.joined(separator: ", ")
-    return "[+\(JSONValue.format(t.at - clock))s] \(t.from) --\(event(t.event, redactor))--> \(t.to) [\(effects)]"
+    return
+      "[+\(JSONValue.format(t.at - clock))s] \(t.from) --\(event(t.event, redactor))--> \(t.to) [\(effects)]"
   }
 
   /// What a step does, for failure headers.

@@ -85,7 +85,9 @@ public struct ReportWriter: Sendable {
       out += "    last transitions:\n"
       for t in last { out += "      " + Render.transition(t, clock: r.clock, redactor) + "\n" }
     }
-    if !redactor.showSecrets { out += "    (tokens are shown as fingerprints; --show-secrets prints them)\n" }
+    if !redactor.showSecrets {
+      out += "    (tokens are shown as fingerprints; --show-secrets prints them)\n"
+    }
     return out
   }
 
@@ -95,7 +97,11 @@ public struct ReportWriter: Sendable {
     for entry in entries {
       switch entry {
       case .invalid(let e):
-        items.append(.object([("file", .string(e.file)), ("status", .string("invalid")), ("error", .string(e.description))]))
+        items.append(
+          .object([
+            ("file", .string(e.file)), ("status", .string("invalid")),
+            ("error", .string(e.description)),
+          ]))
       case .ran(let r):
         var m: [(key: String, value: JSONValue)] = [
           ("name", .string(r.name)), ("file", .string(r.file)),
@@ -142,7 +148,8 @@ public struct ReportWriter: Sendable {
     let errors = entries.filter { if case .invalid = $0 { true } else { false } }.count
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out += "<testsuites tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"\(errors)\">\n"
-    out += "  <testsuite name=\"flowrun\" tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"\(errors)\">\n"
+    out +=
+      "  <testsuite name=\"flowrun\" tests=\"\(entries.count)\" failures=\"\(failed)\" errors=\"\(errors)\">\n"
     for entry in entries {
       switch entry {
       case .invalid(let e):

@@ -172,7 +172,8 @@ extension JSONReader {
     var cleanup: AnonymousCleanup? = nil
     if let c = f["pendingCleanup"], c != .null {
       let cp = join(p, "pendingCleanup")
-      let cf = try object(c, cp, allowed: ["uid", "idToken", "dataMoved"], required: ["uid", "idToken"])
+      let cf = try object(
+        c, cp, allowed: ["uid", "idToken", "dataMoved"], required: ["uid", "idToken"])
       cleanup = AnonymousCleanup(
         uid: try string(cf["uid"], join(cp, "uid")),
         idToken: try string(cf["idToken"], join(cp, "idToken")),

@@ -58,7 +58,9 @@ extension JSONReader {
       if let v = c["refreshMargin"] {
         policy.refreshMargin = try number(v, "config.refreshMargin", min: 0)
       }
-      if let v = c["backoffBase"] { policy.backoffBase = try number(v, "config.backoffBase", min: 1) }
+      if let v = c["backoffBase"] {
+        policy.backoffBase = try number(v, "config.backoffBase", min: 1)
+      }
       if let v = c["backoffCap"] { policy.backoffCap = try number(v, "config.backoffCap", min: 1) }
       if let v = c["throttledDelay"] {
         policy.throttledDelay = try number(v, "config.throttledDelay", min: 0)
@@ -126,7 +128,8 @@ extension JSONReader {
       guard Vocabulary.requestEffects.contains(to) else {
         throw fail(
           join(rp, "to"),
-          "\"\(to)\" is not a request effect; \(Suggest.hint(for: to, among: Vocabulary.requestEffects))")
+          "\"\(to)\" is not a request effect; \(Suggest.hint(for: to, among: Vocabulary.requestEffects))"
+        )
       }
       action = .respond(to: to, with: try result(r["with"]!, join(rp, "with")))
     default:
@@ -150,7 +153,9 @@ extension JSONReader {
         try stateName(s, "\(p).path[\(i)]")
       }
     }
-    if let list = f["effects"] { e.effects = try patterns(list, join(p, "effects"), Vocabulary.effects, "effect") }
+    if let list = f["effects"] {
+      e.effects = try patterns(list, join(p, "effects"), Vocabulary.effects, "effect")
+    }
     if let list = f["effectsInclude"] {
       e.effectsInclude = try patterns(list, join(p, "effectsInclude"), Vocabulary.effects, "effect")
     }
@@ -158,7 +163,9 @@ extension JSONReader {
       let names = Vocabulary.effects.map(\.name)
       e.effectsExclude = try strings(list, join(p, "effectsExclude")).enumerated().map { i, n in
         guard names.contains(n) else {
-          throw fail("\(p).effectsExclude[\(i)]", "unknown effect \"\(n)\"; \(Suggest.hint(for: n, among: names))")
+          throw fail(
+            "\(p).effectsExclude[\(i)]",
+            "unknown effect \"\(n)\"; \(Suggest.hint(for: n, among: names))")
         }
         return n
       }
@@ -168,13 +175,15 @@ extension JSONReader {
         e.session = SessionExpectation.none
       } else {
         let sp = join(p, "session")
-        let fields = try object(s, sp, allowed: Vocabulary.sessionFields, what: "a session object or null")
+        let fields = try object(
+          s, sp, allowed: Vocabulary.sessionFields, what: "a session object or null")
         try checkSessionPattern(fields, sp)
         e.session = .fields(s)
       }
     }
     if let list = f["notifications"] {
-      e.notifications = try patterns(list, join(p, "notifications"), Vocabulary.notifications, "notification")
+      e.notifications = try patterns(
+        list, join(p, "notifications"), Vocabulary.notifications, "notification")
     }
     return e
   }
@@ -188,7 +197,9 @@ extension JSONReader {
       case "providers": _ = try strings(value, fp)
       case "email", "pendingCleanup":
         if value == .null { continue }
-        if key == "email" { _ = try string(value, fp) } else {
+        if key == "email" {
+          _ = try string(value, fp)
+        } else {
           _ = try object(value, fp, allowed: ["uid", "idToken", "dataMoved"])
         }
       case "expiresIn": _ = try number(value, fp)

@@ -199,7 +199,8 @@ public struct ScenarioRunner {
     }
     if let path = expect.path, path != stepPath {
       problems.append(
-        "path: expected [\(path.joined(separator: ", "))], got [\(stepPath.joined(separator: ", "))]")
+        "path: expected [\(path.joined(separator: ", "))], got [\(stepPath.joined(separator: ", "))]"
+      )
     }
     let actual = stepEffects.map { Matching.split(JSONValue.encoding($0)) }
     if let patterns = expect.effects {
@@ -213,12 +214,14 @@ public struct ScenarioRunner {
       }
     }
     if let patterns = expect.effectsInclude, !Matching.inOrder(patterns, in: actual) {
-      problems.append(diffText("effectsInclude (in this order)", patterns: patterns, actual: actual))
+      problems.append(
+        diffText("effectsInclude (in this order)", patterns: patterns, actual: actual))
     }
     if let excluded = expect.effectsExclude {
       let found = excluded.filter { name in actual.contains { $0.0 == name } }
       if !found.isEmpty {
-        problems.append("effectsExclude: found " + found.map { "\"\($0)\"" }.joined(separator: ", "))
+        problems.append(
+          "effectsExclude: found " + found.map { "\"\($0)\"" }.joined(separator: ", "))
       }
     }
     if let patterns = expect.notifications {
@@ -229,7 +232,10 @@ public struct ScenarioRunner {
       let ok =
         patterns.count == notes.count
         && zip(patterns, notes).allSatisfy { Matching.matches($0, name: $1.0, payload: $1.1) }
-      if !ok { problems.append(diffText("notifications (exact, in order)", patterns: patterns, actual: notes)) }
+      if !ok {
+        problems.append(
+          diffText("notifications (exact, in order)", patterns: patterns, actual: notes))
+      }
     }
     if let session = expect.session {
       let current = machine.state.session

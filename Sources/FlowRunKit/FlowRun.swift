@@ -144,7 +144,8 @@ public enum FlowRun {
     }
     if files.isEmpty && missing.isEmpty {
       return CommandOutput(
-        code: ExitCode.noInput, stderr: "Error: no *.json scenario files under \(a.positional.joined(separator: " "))\n")
+        code: ExitCode.noInput,
+        stderr: "Error: no *.json scenario files under \(a.positional.joined(separator: " "))\n")
     }
     let text: String
     switch format {

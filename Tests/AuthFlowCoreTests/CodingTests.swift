@@ -38,7 +38,8 @@ struct CodingTests {
     for effect in effects {
       #expect(try JSONDecoder().decode(Effect.self, from: JSONEncoder().encode(effect)) == effect)
     }
-    let event = Event.result(requestId: 3, result: .tokenRefreshed(idToken: "a", refreshToken: "b", expiresIn: 3600))
+    let event = Event.result(
+      requestId: 3, result: .tokenRefreshed(idToken: "a", refreshToken: "b", expiresIn: 3600))
     #expect(try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event)) == event)
   }
 
@@ -47,7 +48,8 @@ struct CodingTests {
     arguments: [
       ("NETWORK", ErrorKind.transient), ("TIMEOUT", .transient), ("HTTP_503", .transient),
       ("HTTP_500", .transient), ("TOO_MANY_ATTEMPTS_TRY_LATER", .throttled),
-      ("RESET_PASSWORD_EXCEED_LIMIT", .throttled), ("CREDENTIAL_TOO_OLD_LOGIN_AGAIN", .reauthenticate),
+      ("RESET_PASSWORD_EXCEED_LIMIT", .throttled),
+      ("CREDENTIAL_TOO_OLD_LOGIN_AGAIN", .reauthenticate),
       ("TOKEN_EXPIRED", .sessionDead), ("USER_DISABLED", .sessionDead),
       ("USER_NOT_FOUND", .sessionDead), ("INVALID_REFRESH_TOKEN", .sessionDead),
       ("PROJECT_NUMBER_MISMATCH", .sessionDead), ("INVALID_ID_TOKEN", .invalidIDToken),
@@ -60,7 +62,9 @@ struct CodingTests {
 
   @Test("state and effect name lists match the enums")
   func names() {
-    #expect(Set(Driver.allStartingPoints.map { Driver.reach($0).state.name }).isSubset(of: Set(AuthState.allNames)))
+    #expect(
+      Set(Driver.allStartingPoints.map { Driver.reach($0).state.name }).isSubset(
+        of: Set(AuthState.allNames)))
     #expect(AuthState.allNames.count == 15)
     #expect(Effect.allNames.count == 16)
   }

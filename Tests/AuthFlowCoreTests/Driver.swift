@@ -20,7 +20,8 @@ enum Fixture {
       idToken: token, refreshToken: "rt-" + token, expiresAt: now + 3600)
   }
 
-  static let credential = GoogleCredential(idToken: "g-id", accessToken: "g-at", email: "mike@example.com")
+  static let credential = GoogleCredential(
+    idToken: "g-id", accessToken: "g-at", email: "mike@example.com")
   static let conflictCredential = GoogleCredential(idToken: "g-id-2", email: "mike@example.com")
 }
 
@@ -50,7 +51,9 @@ struct Driver {
   /// Answers the request the current state waits for.
   @discardableResult
   mutating func answer(_ result: RequestResult) -> [Effect] {
-    guard let id = machine.state.pendingRequest else { fatalError("nothing pending in \(state.name)") }
+    guard let id = machine.state.pendingRequest else {
+      fatalError("nothing pending in \(state.name)")
+    }
     return respond(id, result)
   }
 
@@ -106,7 +109,8 @@ struct Driver {
     var d = anonymous()
     d.send(.signInWithGoogleTapped)
     d.answer(.providerSucceeded(credential: Fixture.credential))
-    d.answer(.credentialAlreadyInUse(credential: Fixture.conflictCredential, email: "mike@example.com"))
+    d.answer(
+      .credentialAlreadyInUse(credential: Fixture.conflictCredential, email: "mike@example.com"))
     return d
   }
 

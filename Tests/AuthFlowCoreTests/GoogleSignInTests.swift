@@ -10,18 +10,21 @@ struct GoogleSignInTests {
   @Test("case 1: anonymous user, unused Google account: linked, same uid, now permanent")
   func case1() {
     var d = Driver.anonymous()
-    #expect(d.send(.signInWithGoogleTapped) == [
-      .authorizeWithGoogle(requestId: 3, intent: .link, loginHint: nil)
-    ])
+    #expect(
+      d.send(.signInWithGoogleTapped) == [
+        .authorizeWithGoogle(requestId: 3, intent: .link, loginHint: nil)
+      ])
     #expect(d.state.name == "awaitingProvider")
-    #expect(d.answer(.providerSucceeded(credential: Fixture.credential)) == [
-      .signInWithIdp(requestId: 4, credential: Fixture.credential, linkTo: "id-a1")
-    ])
+    #expect(
+      d.answer(.providerSucceeded(credential: Fixture.credential)) == [
+        .signInWithIdp(requestId: 4, credential: Fixture.credential, linkTo: "id-a1")
+      ])
     #expect(d.state.name == "googleAuthenticated")
-    #expect(d.answer(.signedIn(session: linked)) == [
-      .persistSession(session: linked),
-      .scheduleTimer(timer: .tokenRefresh, at: linked.expiresAt + -300),
-    ])
+    #expect(
+      d.answer(.signedIn(session: linked)) == [
+        .persistSession(session: linked),
+        .scheduleTimer(timer: .tokenRefresh, at: linked.expiresAt + -300),
+      ])
     #expect(d.state == .firebaseAuthenticated(user: SignedInUser(session: linked)))
   }
 
@@ -30,9 +33,10 @@ struct GoogleSignInTests {
     var d = Driver.reach("googleAuthenticated.upgrade")
     var other = linked
     other.uid = "someone-else"
-    #expect(d.answer(.signedIn(session: other)) == [
-      .notify(notification: .error(error: .unexpectedResponse))
-    ])
+    #expect(
+      d.answer(.signedIn(session: other)) == [
+        .notify(notification: .error(error: .unexpectedResponse))
+      ])
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))
   }
 
@@ -42,29 +46,35 @@ struct GoogleSignInTests {
     let effects = d.answer(
       .credentialAlreadyInUse(credential: Fixture.conflictCredential, email: "mike@example.com"))
     #expect(effects == [])
-    #expect(d.state == .migrationRequired(
-      credential: Fixture.conflictCredential, email: "mike@example.com",
-      user: SignedInUser(session: Fixture.anonymous())))
+    #expect(
+      d.state
+        == .migrationRequired(
+          credential: Fixture.conflictCredential, email: "mike@example.com",
+          user: SignedInUser(session: Fixture.anonymous())))
   }
 
   @Test("case 3: permanent user links an unused Google account")
   func case3() {
-    var d = Driver.launched(stored: Session(
-      uid: "user-9", anonymous: false, providers: ["password"], email: "a@example.com",
-      idToken: "id-9", refreshToken: "rt-9", expiresAt: Fixture.t0 + 3600))
-    #expect(d.send(.linkGoogleTapped) == [
-      .authorizeWithGoogle(requestId: 2, intent: .link, loginHint: nil)
-    ])
-    #expect(d.answer(.providerSucceeded(credential: Fixture.credential)) == [
-      .signInWithIdp(requestId: 3, credential: Fixture.credential, linkTo: "id-9")
-    ])
+    var d = Driver.launched(
+      stored: Session(
+        uid: "user-9", anonymous: false, providers: ["password"], email: "a@example.com",
+        idToken: "id-9", refreshToken: "rt-9", expiresAt: Fixture.t0 + 3600))
+    #expect(
+      d.send(.linkGoogleTapped) == [
+        .authorizeWithGoogle(requestId: 2, intent: .link, loginHint: nil)
+      ])
+    #expect(
+      d.answer(.providerSucceeded(credential: Fixture.credential)) == [
+        .signInWithIdp(requestId: 3, credential: Fixture.credential, linkTo: "id-9")
+      ])
     let after = Session(
       uid: "user-9", anonymous: false, providers: ["password", "google.com"],
       email: "a@example.com", idToken: "id-9b", refreshToken: "rt-9b", expiresAt: Fixture.t0 + 3600)
-    #expect(d.answer(.signedIn(session: after)) == [
-      .persistSession(session: after),
-      .scheduleTimer(timer: .tokenRefresh, at: after.expiresAt + -300),
-    ])
+    #expect(
+      d.answer(.signedIn(session: after)) == [
+        .persistSession(session: after),
+        .scheduleTimer(timer: .tokenRefresh, at: after.expiresAt + -300),
+      ])
     #expect(d.state.session == after)
   }
 
@@ -72,25 +82,29 @@ struct GoogleSignInTests {
   func case4() {
     var d = Driver.reach("googleAuthenticated.link")
     let before = d.state.user!
-    #expect(d.answer(.credentialAlreadyInUse(credential: Fixture.conflictCredential, email: nil)) == [
-      .notify(notification: .error(error: .credentialAlreadyInUse))
-    ])
+    #expect(
+      d.answer(.credentialAlreadyInUse(credential: Fixture.conflictCredential, email: nil)) == [
+        .notify(notification: .error(error: .credentialAlreadyInUse))
+      ])
     #expect(d.state == .firebaseAuthenticated(user: before))
   }
 
   @Test("case 5: nobody signed in: sign in with Google")
   func case5() {
     var d = Driver.signedOut()
-    #expect(d.send(.signInWithGoogleTapped) == [
-      .authorizeWithGoogle(requestId: 2, intent: .signIn, loginHint: nil)
-    ])
-    #expect(d.answer(.providerSucceeded(credential: Fixture.credential)) == [
-      .signInWithIdp(requestId: 3, credential: Fixture.credential, linkTo: nil)
-    ])
+    #expect(
+      d.send(.signInWithGoogleTapped) == [
+        .authorizeWithGoogle(requestId: 2, intent: .signIn, loginHint: nil)
+      ])
+    #expect(
+      d.answer(.providerSucceeded(credential: Fixture.credential)) == [
+        .signInWithIdp(requestId: 3, credential: Fixture.credential, linkTo: nil)
+      ])
     let s = Fixture.google()
-    #expect(d.answer(.signedIn(session: s)) == [
-      .persistSession(session: s), .scheduleTimer(timer: .tokenRefresh, at: s.expiresAt + -300),
-    ])
+    #expect(
+      d.answer(.signedIn(session: s)) == [
+        .persistSession(session: s), .scheduleTimer(timer: .tokenRefresh, at: s.expiresAt + -300),
+      ])
     #expect(d.state.name == "firebaseAuthenticated")
   }
 
@@ -117,7 +131,8 @@ struct GoogleSignInTests {
     #expect(d.state.user == user)
     var f = Driver.reach(start)
     let error = AuthError(code: "access_denied")
-    #expect(f.answer(.providerFailed(error: error)) == [.notify(notification: .error(error: error))])
+    #expect(
+      f.answer(.providerFailed(error: error)) == [.notify(notification: .error(error: error))])
     #expect(f.state.name == back)
   }
 
@@ -140,8 +155,10 @@ struct GoogleSignInTests {
     d.answer(.providerSucceeded(credential: Fixture.credential))
     let renewed = Fixture.google(token: "id-u2")
     let effects = d.answer(.signedIn(session: renewed))
-    #expect(effects.last == .signInWithIdp(
-      requestId: d.nextID - 1, credential: Fixture.credential, linkTo: "id-u2"))
+    #expect(
+      effects.last
+        == .signInWithIdp(
+          requestId: d.nextID - 1, credential: Fixture.credential, linkTo: "id-u2"))
     #expect(d.state.name == "googleAuthenticated")
   }
 }

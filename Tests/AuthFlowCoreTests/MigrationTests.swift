@@ -9,24 +9,27 @@ struct MigrationTests {
   func merge() {
     var d = Driver.migrationRequired()
     let r = d.nextID
-    #expect(d.send(.migrationDecided(choice: .merge)) == [
-      .signInWithIdp(requestId: r, credential: Fixture.conflictCredential, linkTo: nil)
-    ])
+    #expect(
+      d.send(.migrationDecided(choice: .merge)) == [
+        .signInWithIdp(requestId: r, credential: Fixture.conflictCredential, linkTo: nil)
+      ])
     #expect(d.state.name == "migrating")
     var stored = existing
     stored.pendingCleanup = AnonymousCleanup(uid: "anon-1", idToken: "id-a1", dataMoved: false)
-    #expect(d.answer(.signedIn(session: existing)) == [
-      .persistSession(session: stored),
-      .scheduleTimer(timer: .tokenRefresh, at: existing.expiresAt + -300),
-      .notify(notification: .migrationReady(from: "anon-1", to: "user-7")),
-    ])
+    #expect(
+      d.answer(.signedIn(session: existing)) == [
+        .persistSession(session: stored),
+        .scheduleTimer(timer: .tokenRefresh, at: existing.expiresAt + -300),
+        .notify(notification: .migrationReady(from: "anon-1", to: "user-7")),
+      ])
     #expect(d.state.name == "firebaseAuthenticated")
     // Nothing is deleted until the app has moved the data.
     stored.pendingCleanup?.dataMoved = true
     let c = d.nextID
-    #expect(d.send(.migrationFinished) == [
-      .persistSession(session: stored), .deleteAccount(requestId: c, idToken: "id-a1"),
-    ])
+    #expect(
+      d.send(.migrationFinished) == [
+        .persistSession(session: stored), .deleteAccount(requestId: c, idToken: "id-a1"),
+      ])
     stored.pendingCleanup = nil
     #expect(d.respond(c, .accountDeleted) == [.persistSession(session: stored)])
     #expect(d.state.session == stored)
@@ -84,10 +87,11 @@ struct MigrationTests {
     var pending = existing
     pending.pendingCleanup = AnonymousCleanup(uid: "anon-1", idToken: "id-a1", dataMoved: false)
     let d = Driver.launched(stored: pending)
-    #expect(d.effects == [
-      .scheduleTimer(timer: .tokenRefresh, at: pending.expiresAt + -300),
-      .notify(notification: .migrationReady(from: "anon-1", to: "user-7")),
-    ])
+    #expect(
+      d.effects == [
+        .scheduleTimer(timer: .tokenRefresh, at: pending.expiresAt + -300),
+        .notify(notification: .migrationReady(from: "anon-1", to: "user-7")),
+      ])
     pending.pendingCleanup?.dataMoved = true
     let e = Driver.launched(stored: pending)
     #expect(e.effects.last == .deleteAccount(requestId: 2, idToken: "id-a1"))
@@ -98,15 +102,17 @@ struct MigrationTests {
     var moved = existing
     moved.pendingCleanup = AnonymousCleanup(uid: "anon-1", idToken: "id-a1", dataMoved: true)
     var d = Driver.launched(stored: moved)
-    #expect(d.respond(2, .requestFailed(error: AuthError(code: "NETWORK"))) == [
-      .notify(notification: .error(error: AuthError(code: "NETWORK")))
-    ])
+    #expect(
+      d.respond(2, .requestFailed(error: AuthError(code: "NETWORK"))) == [
+        .notify(notification: .error(error: AuthError(code: "NETWORK")))
+      ])
     #expect(d.state.session?.pendingCleanup != nil)
     var e = Driver.launched(stored: moved)
     var cleared = moved
     cleared.pendingCleanup = nil
-    #expect(e.respond(2, .requestFailed(error: AuthError(code: "USER_NOT_FOUND"))) == [
-      .persistSession(session: cleared)
-    ])
+    #expect(
+      e.respond(2, .requestFailed(error: AuthError(code: "USER_NOT_FOUND"))) == [
+        .persistSession(session: cleared)
+      ])
   }
 }

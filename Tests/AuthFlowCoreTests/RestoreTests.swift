@@ -17,16 +17,18 @@ struct RestoreTests {
     var d = Driver()
     d.send(.appLaunched)
     d.send(.idTokenRequested(requestId: 4, forceRefresh: false))
-    #expect(d.answer(.sessionLoaded(session: nil)) == [
-      .deliverIDToken(requestIds: [4], result: .failure(error: .notSignedIn))
-    ])
+    #expect(
+      d.answer(.sessionLoaded(session: nil)) == [
+        .deliverIDToken(requestIds: [4], result: .failure(error: .notSignedIn))
+      ])
     #expect(d.state == .signedOut)
   }
 
   @Test("a valid stored session resumes without being written again")
   func valid() {
     let d = Driver.launched(stored: Fixture.google())
-    #expect(d.effects == [.scheduleTimer(timer: .tokenRefresh, at: Fixture.google().expiresAt + -300)])
+    #expect(
+      d.effects == [.scheduleTimer(timer: .tokenRefresh, at: Fixture.google().expiresAt + -300)])
     #expect(d.state == .firebaseAuthenticated(user: SignedInUser(session: Fixture.google())))
   }
 
@@ -40,9 +42,10 @@ struct RestoreTests {
   func corrupt() {
     var d = Driver()
     d.send(.appLaunched)
-    #expect(d.answer(.requestFailed(error: .corruptSession)) == [
-      .clearSession, .notify(notification: .error(error: .corruptSession)),
-    ])
+    #expect(
+      d.answer(.requestFailed(error: .corruptSession)) == [
+        .clearSession, .notify(notification: .error(error: .corruptSession)),
+      ])
     #expect(d.state == .signedOut)
   }
 
@@ -50,9 +53,10 @@ struct RestoreTests {
   func transient() {
     var d = Driver()
     d.send(.appLaunched)
-    #expect(d.answer(.requestFailed(error: AuthError(code: "STORAGE_UNAVAILABLE"))) == [
-      .scheduleTimer(timer: .restoreRetry, at: d.now + 60)
-    ])
+    #expect(
+      d.answer(.requestFailed(error: AuthError(code: "STORAGE_UNAVAILABLE"))) == [
+        .scheduleTimer(timer: .restoreRetry, at: d.now + 60)
+      ])
     #expect(d.state.name == "restoring")
     #expect(d.fire(.restoreRetry, after: 30) == [])
     #expect(d.fire(.restoreRetry, after: 30) == [.loadSession(requestId: 2)])

@@ -22,9 +22,10 @@ struct SignOutAndCancelTests {
     for start in ["anonymous", "migrationRequired", "migrating", "awaitingProvider.upgrade"] {
       var d = Driver.reach(start)
       let before = d.state
-      #expect(d.send(.signOutTapped(discardAnonymousData: false)) == [
-        .notify(notification: .error(error: .discardConsentRequired))
-      ])
+      #expect(
+        d.send(.signOutTapped(discardAnonymousData: false)) == [
+          .notify(notification: .error(error: .discardConsentRequired))
+        ])
       #expect(d.state == before)
     }
   }
@@ -33,8 +34,10 @@ struct SignOutAndCancelTests {
   func waitersOnSignOut() {
     var d = Driver.permanent()
     d.send(.idTokenRequested(requestId: 3, forceRefresh: true))
-    #expect(d.send(.signOutTapped(discardAnonymousData: false)).first == .deliverIDToken(
-      requestIds: [3], result: .failure(error: .notSignedIn)))
+    #expect(
+      d.send(.signOutTapped(discardAnonymousData: false)).first
+        == .deliverIDToken(
+          requestIds: [3], result: .failure(error: .notSignedIn)))
   }
 
   @Test(
@@ -92,9 +95,10 @@ struct ReauthAndDeleteTests {
   func delete() {
     var d = Driver.permanent()
     #expect(d.send(.deleteAccountTapped) == [.deleteAccount(requestId: 4, idToken: "id-u1")])
-    #expect(d.answer(.accountDeleted) == [
-      .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
-    ])
+    #expect(
+      d.answer(.accountDeleted) == [
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+      ])
     #expect(d.state == .signedOut)
   }
 
@@ -102,16 +106,18 @@ struct ReauthAndDeleteTests {
   func resumesDelete() {
     var d = Driver.reauthenticationRequired()
     #expect(d.state.name == "reauthenticationRequired")
-    #expect(d.send(.reauthenticateTapped) == [
-      .authorizeWithGoogle(requestId: 5, intent: .reauthenticate, loginHint: "mike@example.com")
-    ])
+    #expect(
+      d.send(.reauthenticateTapped) == [
+        .authorizeWithGoogle(requestId: 5, intent: .reauthenticate, loginHint: "mike@example.com")
+      ])
     d.answer(.providerSucceeded(credential: Fixture.credential))
     let renewed = Fixture.google(token: "id-u2")
-    #expect(d.answer(.signedIn(session: renewed)) == [
-      .persistSession(session: renewed),
-      .scheduleTimer(timer: .tokenRefresh, at: renewed.expiresAt + -300),
-      .deleteAccount(requestId: 7, idToken: "id-u2"),
-    ])
+    #expect(
+      d.answer(.signedIn(session: renewed)) == [
+        .persistSession(session: renewed),
+        .scheduleTimer(timer: .tokenRefresh, at: renewed.expiresAt + -300),
+        .deleteAccount(requestId: 7, idToken: "id-u2"),
+      ])
     #expect(d.state.name == "deletingAccount")
   }
 
@@ -121,9 +127,10 @@ struct ReauthAndDeleteTests {
     let before = d.state
     d.send(.reauthenticateTapped)
     d.answer(.providerSucceeded(credential: Fixture.credential))
-    #expect(d.answer(.signedIn(session: Fixture.google(uid: "intruder"))) == [
-      .notify(notification: .userMismatch)
-    ])
+    #expect(
+      d.answer(.signedIn(session: Fixture.google(uid: "intruder"))) == [
+        .notify(notification: .userMismatch)
+      ])
     #expect(d.state == before)
   }
 
@@ -131,7 +138,8 @@ struct ReauthAndDeleteTests {
   func plain() {
     var d = Driver.reach("awaitingProvider.reauthenticate")
     d.answer(.providerSucceeded(credential: Fixture.credential))
-    #expect(d.effects == [.signInWithIdp(requestId: 5, credential: Fixture.credential, linkTo: nil)])
+    #expect(
+      d.effects == [.signInWithIdp(requestId: 5, credential: Fixture.credential, linkTo: nil)])
     d.answer(.signedIn(session: Fixture.google(token: "id-u3")))
     #expect(d.state.name == "firebaseAuthenticated")
     #expect(d.state.session?.idToken == "id-u3")
@@ -144,19 +152,22 @@ struct ReauthAndDeleteTests {
     #expect(d.state.name == "firebaseAuthenticated")
     var e = Driver.reach("deletingAccount")
     let dead = AuthError(code: "USER_DISABLED")
-    #expect(e.answer(.requestFailed(error: dead)) == [
-      .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
-      .notify(notification: .signedOutAfterError(error: dead)),
-    ])
+    #expect(
+      e.answer(.requestFailed(error: dead)) == [
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+        .notify(notification: .signedOutAfterError(error: dead)),
+      ])
   }
 
   @Test("INVALID_ID_TOKEN forces one refresh, which decides")
   func invalidIDToken() {
     var d = Driver.reach("deletingAccount")
     let error = AuthError(code: "INVALID_ID_TOKEN")
-    #expect(d.answer(.requestFailed(error: error)) == [
-      .notify(notification: .error(error: error)), .refreshToken(requestId: 5, refreshToken: "rt-id-u1"),
-    ])
+    #expect(
+      d.answer(.requestFailed(error: error)) == [
+        .notify(notification: .error(error: error)),
+        .refreshToken(requestId: 5, refreshToken: "rt-id-u1"),
+      ])
     #expect(d.state.name == "firebaseAuthenticated")
   }
 

@@ -6,22 +6,25 @@ struct TokenTests {
   @Test("a fresh token is answered from the session, with no other effect")
   func hotPath() {
     var d = Driver.anonymous()
-    #expect(d.send(.idTokenRequested(requestId: 70, forceRefresh: false)) == [
-      .deliverIDToken(requestIds: [70], result: .token(idToken: "id-a1"))
-    ])
+    #expect(
+      d.send(.idTokenRequested(requestId: 70, forceRefresh: false)) == [
+        .deliverIDToken(requestIds: [70], result: .token(idToken: "id-a1"))
+      ])
   }
 
   @Test("inside the margin or forced, the request starts a refresh")
   func refreshOnDemand() {
     var d = Driver.anonymous()
     d.now = d.now + 3301  // 299 s before expiry
-    #expect(d.send(.idTokenRequested(requestId: 1, forceRefresh: false)) == [
-      .refreshToken(requestId: 3, refreshToken: "rt-id-a1")
-    ])
+    #expect(
+      d.send(.idTokenRequested(requestId: 1, forceRefresh: false)) == [
+        .refreshToken(requestId: 3, refreshToken: "rt-id-a1")
+      ])
     var f = Driver.anonymous()
-    #expect(f.send(.idTokenRequested(requestId: 1, forceRefresh: true)) == [
-      .refreshToken(requestId: 3, refreshToken: "rt-id-a1")
-    ])
+    #expect(
+      f.send(.idTokenRequested(requestId: 1, forceRefresh: true)) == [
+        .refreshToken(requestId: 3, refreshToken: "rt-id-a1")
+      ])
   }
 
   @Test("single flight: many requests, one refresh, one delivery to every waiter")
@@ -36,10 +39,11 @@ struct TokenTests {
     var s = Fixture.anonymous()
     s.idToken = "id-new"
     s.refreshToken = "rt-new"
-    #expect(effects == [
-      .persistSession(session: s), .scheduleTimer(timer: .tokenRefresh, at: d.now + 3300),
-      .deliverIDToken(requestIds: [1, 2, 3, 4], result: .token(idToken: "id-new")),
-    ])
+    #expect(
+      effects == [
+        .persistSession(session: s), .scheduleTimer(timer: .tokenRefresh, at: d.now + 3300),
+        .deliverIDToken(requestIds: [1, 2, 3, 4], result: .token(idToken: "id-new")),
+      ])
   }
 
   @Test("the refresh timer fires at expiry minus the margin; an early one is ignored")
@@ -81,10 +85,11 @@ struct TokenTests {
     var d = Driver.anonymous()
     d.send(.idTokenRequested(requestId: 9, forceRefresh: true))
     let error = AuthError(code: "TIMEOUT")
-    #expect(d.answerRefresh(.requestFailed(error: error)) == [
-      .deliverIDToken(requestIds: [9], result: .failure(error: error)),
-      .scheduleTimer(timer: .tokenRefresh, at: d.now + 60),
-    ])
+    #expect(
+      d.answerRefresh(.requestFailed(error: error)) == [
+        .deliverIDToken(requestIds: [9], result: .failure(error: error)),
+        .scheduleTimer(timer: .tokenRefresh, at: d.now + 60),
+      ])
   }
 
   @Test(
@@ -94,11 +99,12 @@ struct TokenTests {
     var d = Driver.permanent()
     d.send(.idTokenRequested(requestId: 5, forceRefresh: true))
     let error = AuthError(code: code)
-    #expect(d.answerRefresh(.requestFailed(error: error)) == [
-      .deliverIDToken(requestIds: [5], result: .failure(error: error)),
-      .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
-      .notify(notification: .sessionExpired),
-    ])
+    #expect(
+      d.answerRefresh(.requestFailed(error: error)) == [
+        .deliverIDToken(requestIds: [5], result: .failure(error: error)),
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+        .notify(notification: .sessionExpired),
+      ])
     #expect(d.state == .signedOut)
   }
 
@@ -109,11 +115,13 @@ struct TokenTests {
     d.send(.idTokenRequested(requestId: 1, forceRefresh: false))
     var old = Fixture.anonymous()
     old.expiresAt = d.now + 100
-    #expect(d.answer(.sessionLoaded(session: old)) == [
-      .refreshToken(requestId: 2, refreshToken: "rt-id-a1")
-    ])
-    #expect(d.answerRefresh(.tokenRefreshed(idToken: "n", refreshToken: "r", expiresIn: 3600)).last
-      == .deliverIDToken(requestIds: [1], result: .token(idToken: "n")))
+    #expect(
+      d.answer(.sessionLoaded(session: old)) == [
+        .refreshToken(requestId: 2, refreshToken: "rt-id-a1")
+      ])
+    #expect(
+      d.answerRefresh(.tokenRefreshed(idToken: "n", refreshToken: "r", expiresIn: 3600)).last
+        == .deliverIDToken(requestIds: [1], result: .token(idToken: "n")))
   }
 
   @Test("a refresh result after sign-out changes nothing")
@@ -122,7 +130,8 @@ struct TokenTests {
     d.send(.idTokenRequested(requestId: 1, forceRefresh: true))
     let refresh = d.nextID - 1
     d.send(.signOutTapped(discardAnonymousData: false))
-    #expect(d.respond(refresh, .tokenRefreshed(idToken: "x", refreshToken: "y", expiresIn: 1)) == [])
+    #expect(
+      d.respond(refresh, .tokenRefreshed(idToken: "x", refreshToken: "y", expiresIn: 1)) == [])
     #expect(d.state == .signedOut)
   }
 
@@ -137,16 +146,19 @@ struct TokenTests {
   @Test("before appLaunched there is no token; signed out there is none either")
   func noUser() {
     var d = Driver()
-    #expect(d.send(.idTokenRequested(requestId: 1, forceRefresh: false)) == [
-      .deliverIDToken(requestIds: [1], result: .failure(error: .notStarted))
-    ])
+    #expect(
+      d.send(.idTokenRequested(requestId: 1, forceRefresh: false)) == [
+        .deliverIDToken(requestIds: [1], result: .failure(error: .notStarted))
+      ])
     var s = Driver.signedOut()
-    #expect(s.send(.idTokenRequested(requestId: 2, forceRefresh: false)) == [
-      .deliverIDToken(requestIds: [2], result: .failure(error: .notSignedIn))
-    ])
+    #expect(
+      s.send(.idTokenRequested(requestId: 2, forceRefresh: false)) == [
+        .deliverIDToken(requestIds: [2], result: .failure(error: .notSignedIn))
+      ])
   }
 
-  @Test("backoff delays follow the policy", arguments: [(1, 60.0), (2, 120.0), (5, 960.0), (9, 960.0)])
+  @Test(
+    "backoff delays follow the policy", arguments: [(1, 60.0), (2, 120.0), (5, 960.0), (9, 960.0)])
   func delays(failures: Int, delay: Double) {
     #expect(Policy().backoffDelay(failures: failures, throttled: false) == delay)
   }

@@ -1,8 +1,9 @@
 import AuthFlowCore
-@testable import AuthFlowScenarios
 import FlowRunKit
 import Foundation
 import Testing
+
+@testable import AuthFlowScenarios
 
 @Suite("flowrun, the command")
 struct FlowRunTests {
@@ -10,7 +11,9 @@ struct FlowRunTests {
 
   @Test("help goes to stdout with exit 0, for the tool and each subcommand")
   func help() {
-    for args in [["--help"], ["-h"], ["help"], ["validate", "--help"], ["schema", "-h"], ["help", "validate"]] {
+    for args in [
+      ["--help"], ["-h"], ["help"], ["validate", "--help"], ["schema", "-h"], ["help", "validate"],
+    ] {
       let out = FlowRun.main(args)
       #expect(out.code == 0, "\(args)")
       #expect(out.stdout.contains("USAGE: flowrun"), "\(args)")
@@ -20,7 +23,9 @@ struct FlowRunTests {
 
   @Test("bad usage prints Error: and the usage to stderr, exit 64")
   func usage() {
-    for args in [[String](), ["--formt", "json", upgrade], ["--format", "xml", upgrade], ["--filter"]] {
+    for args in [
+      [String](), ["--formt", "json", upgrade], ["--format", "xml", upgrade], ["--filter"],
+    ] {
       let out = FlowRun.main(args)
       #expect(out.code == 64, "\(args)")
       #expect(out.stderr.hasPrefix("Error: "), "\(args)")
@@ -47,8 +52,11 @@ struct FlowRunTests {
 
   @Test("a failing scenario: exit 1, the step, a -/+ diff and the last transitions")
   func failing() throws {
-    let text = Paths.read(upgrade).replacingOccurrences(of: #""linkTo": "id-a1""#, with: #""linkTo": "id-zz""#)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("flowrun-fail-\(UUID()).json").path
+    let text = Paths.read(upgrade).replacingOccurrences(
+      of: #""linkTo": "id-a1""#, with: #""linkTo": "id-zz""#)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "flowrun-fail-\(UUID()).json"
+    ).path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let out = FlowRun.main([path])
@@ -93,10 +101,13 @@ struct FlowRunTests {
 
 @Suite("Expectation matching")
 struct MatchingTests {
-  func run(_ steps: String, script: String = #"{"loadSession": [{"sessionLoaded": {"session": null}}]}"#)
+  func run(
+    _ steps: String, script: String = #"{"loadSession": [{"sessionLoaded": {"session": null}}]}"#
+  )
     throws -> ScenarioReport
   {
-    let text = #"{"name": "t", "clock": "2026-01-01T09:00:00Z", "script": \#(script), "steps": \#(steps)}"#
+    let text =
+      #"{"name": "t", "clock": "2026-01-01T09:00:00Z", "script": \#(script), "steps": \#(steps)}"#
     return ScenarioRunner.run(try Scenario.parse(text, file: "t.json"))
   }
 
@@ -105,26 +116,37 @@ struct MatchingTests {
     #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": []}}]"#).failure != nil)
     #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": ["loadSession"]}}]"#).passed)
     #expect(try run(#"[{"send": "appLaunched", "expect": {"effectsInclude": []}}]"#).passed)
-    #expect(try run(#"[{"send": "appLaunched", "expect": {"effectsExclude": ["loadSession"]}}]"#).failure != nil)
+    #expect(
+      try run(#"[{"send": "appLaunched", "expect": {"effectsExclude": ["loadSession"]}}]"#).failure
+        != nil)
   }
 
   @Test("object patterns match given fields only; null matches an absent field")
   func subsets() throws {
-    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 1}}]}}]"#).passed)
-    #expect(try run(#"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 2}}]}}]"#).failure != nil)
+    #expect(
+      try run(
+        #"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 1}}]}}]"#
+      ).passed)
+    #expect(
+      try run(
+        #"[{"send": "appLaunched", "expect": {"effects": [{"loadSession": {"requestId": 2}}]}}]"#
+      ).failure != nil)
     #expect(try run(#"[{"send": "signInWithGoogleTapped"}]"#, script: "{}").passed)
   }
 
   @Test("requests left pending fail the scenario unless allowPending")
   func pending() throws {
     let r = try run(#"[{"send": "appLaunched"}]"#, script: "{}")
-    #expect(r.failure?.problems.first?.contains("requests still pending: loadSession (request 1)") == true)
+    #expect(
+      r.failure?.problems.first?.contains("requests still pending: loadSession (request 1)") == true
+    )
   }
 
   @Test("respond without a pending request is a step failure")
   func respondNothing() throws {
     let r = try run(#"[{"respond": {"to": "refreshToken", "with": "accountDeleted"}}]"#)
-    #expect(r.failure?.problems == [#"no pending "refreshToken" request to respond to (pending: none)"#])
+    #expect(
+      r.failure?.problems == [#"no pending "refreshToken" request to respond to (pending: none)"#])
   }
 
   @Test("line diff marks removed and added lines around common ones")
