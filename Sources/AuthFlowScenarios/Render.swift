@@ -60,8 +60,10 @@ public enum Render {
   static func action(_ action: Step.Action, _ redactor: Redactor) -> String {
     switch action {
     case .send(let intent): return "send " + tagged(JSONValue.encoding(intent), redactor)
-    case .respond(let to, let with):
-      return "respond to \(to) with " + tagged(JSONValue.encoding(with.result), redactor)
+    case .respond(let to, let id, let with):
+      return "respond to \(to)\(id.map { " #\($0)" } ?? "") with "
+        + tagged(JSONValue.encoding(with.result), redactor)
+    case .fire(let timer): return "fire \(timer.rawValue)"
     case .advance(let seconds): return "advance \(JSONValue.format(seconds))s"
     }
   }

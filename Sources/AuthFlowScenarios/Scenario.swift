@@ -93,10 +93,13 @@ public struct Step: Sendable {
   public enum Action: Sendable {
     /// Send an intent.
     case send(Intent)
-    /// Answer the oldest pending request of the named effect.
-    case respond(to: String, with: ResultTemplate)
+    /// Answer the oldest pending request of the named effect, or exactly request `requestId`
+    /// (pending or not: a stale or duplicate answer on purpose).
+    case respond(to: String, requestId: RequestID?, with: ResultTemplate)
     /// Move the virtual clock forward; due timers fire in order.
     case advance(seconds: Double)
+    /// Fire a timer now, scheduled or not (a late or duplicate timer on purpose).
+    case fire(TimerID)
   }
 }
 

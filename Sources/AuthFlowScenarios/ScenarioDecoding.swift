@@ -107,14 +107,14 @@ extension JSONReader {
   }
 
   func step(_ value: JSONValue, _ p: String) throws -> Step {
-    let f = try object(value, p, allowed: ["send", "respond", "advance", "expect", "note"])
-    let actions = ["send", "respond", "advance"].filter { f[$0] != nil }
+    let f = try object(value, p, allowed: ["send", "respond", "advance", "fire", "expect", "note"])
+    let actions = ["send", "respond", "advance", "fire"].filter { f[$0] != nil }
     guard actions.count == 1 else {
       throw fail(
         p,
         actions.isEmpty
-          ? "a step needs one of \"send\", \"respond\" or \"advance\""
-          : "a step takes exactly one of \"send\", \"respond\", \"advance\"; found "
+          ? "a step needs one of \"send\", \"respond\", \"advance\" or \"fire\""
+          : "a step takes exactly one of \"send\", \"respond\", \"advance\", \"fire\"; found "
             + actions.joined(separator: " and "))
     }
     let action: Step.Action
@@ -123,15 +123,19 @@ extension JSONReader {
       action = .send(try intent(f["send"]!, join(p, "send")))
     case "respond":
       let rp = join(p, "respond")
-      let r = try object(f["respond"]!, rp, allowed: ["to", "with"], required: ["to", "with"])
+      let r = try object(
+        f["respond"]!, rp, allowed: ["to", "requestId", "with"], required: ["to", "with"])
       let to = try string(r["to"], join(rp, "to"))
       guard Vocabulary.requestEffects.contains(to) else {
         throw fail(
           join(rp, "to"),
-          "\"\(to)\" is not a request effect; \(Suggest.hint(for: to, among: Vocabulary.requestEffects))"
-        )
+          "\"\(to)\" is not a request effect; "
+            + Suggest.hint(for: to, among: Vocabulary.requestEffects))
       }
-      action = .respond(to: to, with: try result(r["with"]!, join(rp, "with")))
+      let id = try r["requestId"].map { try integer($0, join(rp, "requestId")) }
+      action = .respond(to: to, requestId: id, with: try result(r["with"]!, join(rp, "with")))
+    case "fire":
+      action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
     default:
       action = .advance(seconds: try number(f["advance"], join(p, "advance"), min: 0))
     }

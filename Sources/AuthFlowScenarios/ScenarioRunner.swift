@@ -112,7 +112,15 @@ public struct ScenarioRunner {
     switch step.action {
     case .send(let intent):
       if !process(.intent(intent)) { problems.append(livelock) }
-    case .respond(let to, let template):
+    case .respond(_, let id?, let template):
+      pending.removeAll { $0.requestId == id }
+      if !process(.result(requestId: id, result: template.materialize(now: now))) {
+        problems.append(livelock)
+      }
+    case .fire(let timer):
+      timers[timer] = nil
+      if !process(.timerFired(timer: timer)) { problems.append(livelock) }
+    case .respond(let to, nil, let template):
       guard let i = pending.firstIndex(where: { $0.name == to }) else {
         let waiting = pending.isEmpty ? "none" : pending.map(\.name).joined(separator: ", ")
         return StepFailure(
