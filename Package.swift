@@ -5,6 +5,7 @@ let package = Package(
   name: "AuthFlow",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
+    .library(name: "AuthFlowVerification", targets: ["AuthFlowVerification"]),
     .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
     .library(name: "AuthFlowScenarios", targets: ["AuthFlowScenarios"]),
     .executable(name: "flowrun", targets: ["flowrun"]),
@@ -14,8 +15,12 @@ let package = Package(
     .target(name: "AuthFlowCore"),
     // Scenario files, the scripted interpreter and the runner.
     .target(name: "AuthFlowScenarios", dependencies: ["AuthFlowCore"]),
+    // Invariant checking at scale: generators, shrinking, the model checker.
+    .target(name: "AuthFlowVerification", dependencies: ["AuthFlowCore", "AuthFlowScenarios"]),
     // The commands behind `flowrun`, as a library so tests can call them.
-    .target(name: "FlowRunKit", dependencies: ["AuthFlowScenarios", "AuthFlowCore"]),
+    .target(
+      name: "FlowRunKit", dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification"]
+    ),
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),

@@ -130,3 +130,12 @@ extension AuthMachine {
     fx.append(.notify(notification: .error(error: error)))
   }
 }
+
+extension AuthMachine {
+  /// Puts the machine in `state` with the given request counter: for model checkers that rename
+  /// a state's values. Feeding events is the only other way a state changes.
+  public mutating func restate(_ state: AuthState, nextRequestID: RequestID) {
+    self.state = state
+    self.nextRequestID = nextRequestID
+  }
+}

@@ -58,8 +58,13 @@ extension AuthMachine {
   mutating func handleTimer(_ timer: TimerID, now: Instant, fx: inout [Effect]) {
     switch timer {
     case .restoreRetry:
-      guard case .restoring(let r, let waiters, let retryAt?) = state, now >= retryAt else {
+      guard case .restoring(let r, let waiters, let retryAt?) = state else {
         return  // A late or duplicate timer: nothing is waiting for it.
+      }
+      guard now >= retryAt else {
+        // Fired early (a clock change): arm it again, or nothing would ever read the store.
+        fx.append(.scheduleTimer(timer: .restoreRetry, at: retryAt))
+        return
       }
       state = .restoring(request: r, waiters: waiters, retryAt: nil)
       fx.append(.loadSession(requestId: r))
@@ -69,10 +74,18 @@ extension AuthMachine {
       case .refreshing:
         return  // A refresh is already in flight; it will schedule the next timer.
       case .fresh:
-        guard now >= user.session.expiresAt + (-policy.refreshMargin) else { return }
+        let due = user.session.expiresAt + (-policy.refreshMargin)
+        guard now >= due else {
+          // Fired early: arm it again so the token is still refreshed in time.
+          fx.append(.scheduleTimer(timer: .tokenRefresh, at: due))
+          return
+        }
         startRefresh(&user, waiters: [], failures: 0, fx: &fx)
       case .backingOff(let until, let failures):
-        guard now >= until else { return }
+        guard now >= until else {
+          fx.append(.scheduleTimer(timer: .tokenRefresh, at: until))
+          return
+        }
         startRefresh(&user, waiters: [], failures: failures, fx: &fx)
       }
       state.replaceUser(user)

@@ -343,7 +343,7 @@ extension JSONValue {
   }
 
   /// Numbers print as integers when they are whole.
-  static func format(_ n: Double) -> String {
+  public static func format(_ n: Double) -> String {
     if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
     return "\(n)"
   }

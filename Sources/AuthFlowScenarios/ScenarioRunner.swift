@@ -61,6 +61,9 @@ public struct ScenarioRunner {
   private var stepEffects: [Effect] = []
   private var stepPath: [String] = []
   private let redactor: Redactor
+  private var invariantProblems: [String] = []
+  /// Whether every transition is checked against the model's invariants (on by default).
+  public var checkInvariants = true
   /// The most events one step may cause before the runner calls it a livelock.
   public static let eventLimitPerStep = 10_000
 
@@ -145,6 +148,8 @@ public struct ScenarioRunner {
       }
       now = target
     }
+    problems += invariantProblems
+    invariantProblems.removeAll()
     if let expect = step.expect { problems += check(expect) }
     return problems.isEmpty ? nil : StepFailure(step: index, action: actionText, problems: problems)
   }
@@ -163,10 +168,16 @@ public struct ScenarioRunner {
       let event = queue[i]
       i += 1
       let from = machine.state.name
+      let before = machine
       effects.removeAll(keepingCapacity: true)
       machine.handle(event, now: now, into: &effects)
       let to = machine.state.name
       if to != from { stepPath.append(to) }
+      if checkInvariants {
+        invariantProblems += Invariants.check(
+          before: before, event: event, after: machine, effects: effects
+        ).map { "\($0) (at \(Render.event(event, redactor)) in \(from))" }
+      }
       transitions.append(
         Transition(at: now, from: from, event: event, to: to, effects: effects, step: stepIndex))
       for effect in effects {

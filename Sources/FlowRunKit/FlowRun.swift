@@ -9,6 +9,7 @@ public enum FlowRun {
     [--show-secrets] <path> ...
            flowrun validate <path> ...
            flowrun schema
+           flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
     """
 
   static let help = """
@@ -35,6 +36,7 @@ public enum FlowRun {
       run                     Replay scenarios (the default).
       validate                Parse and check scenario files without running them.
       schema                  Print the JSON Schema of the scenario format.
+      check                   Explore every reachable state and check the invariants.
 
       See 'flowrun help <subcommand>' for detailed help.
 
@@ -80,7 +82,7 @@ public enum FlowRun {
     var args = args
     let sub: String
     switch args.first {
-    case "run", "validate", "schema", "help":
+    case "run", "validate", "schema", "help", "check":
       sub = args.removeFirst()
     default:
       sub = "run"
@@ -92,9 +94,11 @@ public enum FlowRun {
         case nil, "run": return CommandOutput(code: 0, stdout: help)
         case "validate": return CommandOutput(code: 0, stdout: validateHelp)
         case "schema": return CommandOutput(code: 0, stdout: schemaHelp)
+        case "check": return CommandOutput(code: 0, stdout: checkHelp)
         case let other?: throw UsageError(message: "no subcommand '\(other)'")
         }
       case "validate": return try validate(args)
+      case "check": return try check(args)
       case "schema":
         let a = try Arguments(args, flags: ["-h", "--help"], options: [])
         if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: schemaHelp) }

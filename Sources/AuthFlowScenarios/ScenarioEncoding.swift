@@ -1,0 +1,33 @@
+import AuthFlowCore
+
+/// Writes values in scenario-file form (the inverse of the scenario decoder).
+public enum ScenarioEncoding {
+  /// An intent as a `send` value.
+  public static func intent(_ intent: Intent) -> JSONValue {
+    readable(JSONValue.encoding(intent))
+  }
+
+  /// A result as a `with` value (sessions with `expiresAt` in ISO 8601).
+  public static func result(_ result: RequestResult) -> JSONValue {
+    var json = readable(JSONValue.encoding(result))
+    if case .sessionLoaded(nil) = result {
+      json = .object([("sessionLoaded", .object([("session", .null)]))])
+    }
+    return json
+  }
+
+  /// A policy as a `config` value.
+  public static func config(_ policy: Policy) -> JSONValue {
+    .object([
+      ("migration", .string(policy.migration.rawValue)),
+      ("refreshMargin", .number(policy.refreshMargin)),
+      ("backoffBase", .number(policy.backoffBase)), ("backoffCap", .number(policy.backoffCap)),
+      ("throttledDelay", .number(policy.throttledDelay)),
+    ])
+  }
+
+  /// ISO 8601 text for an instant.
+  public static func time(_ instant: Instant) -> JSONValue { .string(ISOTime.format(instant)) }
+
+  static func readable(_ value: JSONValue) -> JSONValue { Render.readableTimes(value) }
+}

@@ -1,0 +1,203 @@
+import AuthFlowCore
+
+/// An abstract move, resolved against a concrete world: the model checker enumerates these, the
+/// property tests draw them at random, and shrinking drops them without breaking request ids.
+public enum Choice: Hashable, Sendable {
+  /// Send this intent (an `idTokenRequested` gets a fresh request id).
+  case intent(Intent)
+  /// Answer the request the family awaits with the n-th result of its kind.
+  case answer(RequestFamily, Int)
+  /// Answer a request id that nothing awaits.
+  case stale
+  /// Answer again the k-th most recent issued request with the n-th result of its kind (a
+  /// duplicate or late answer).
+  case replay(Int, Int)
+  /// Move time to the next scheduled timer and fire it.
+  case advanceToTimer
+  /// Move time forward by this many seconds (due timers fire).
+  case advance(Double)
+  /// Fire a timer now, due or not.
+  case fire(TimerID)
+}
+
+/// The finite alphabet of events: intents with a few fixed values, every result kind including
+/// each class of error, time steps and stray timers.
+public enum Alphabet {
+  /// The intents, with placeholder ids for token requests.
+  public static let intents: [Intent] = [
+    .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
+    .signInWithEmail(email: "mike@example.com", password: "pw-1"),
+    .createAccount(email: "new@example.com", password: "pw-2"),
+    .sendPasswordReset(email: "mike@example.com"), .migrationDecided(choice: .merge),
+    .migrationDecided(choice: .switchWithoutData), .migrationDecided(choice: .stayAnonymous),
+    .migrationFinished, .reauthenticateTapped, .signOutTapped(discardAnonymousData: false),
+    .signOutTapped(discardAnonymousData: true), .deleteAccountTapped, .cancelTapped,
+    .idTokenRequested(requestId: 0, forceRefresh: false),
+    .idTokenRequested(requestId: 0, forceRefresh: true),
+  ]
+
+  /// Every move available in `world`, in a fixed order.
+  public static func choices(_ world: World) -> [Choice] {
+    var out = intents.map(Choice.intent)
+    let awaited = Invariants.awaited(world.machine.state)
+    for family in RequestFamily.allCases {
+      guard awaited[family] != nil, let name = effectName(family, world.machine.state) else {
+        continue
+      }
+      for i in 0..<resultCount(name) { out.append(.answer(family, i)) }
+    }
+    out.append(.stale)
+    if !world.timers.isEmpty { out.append(.advanceToTimer) }
+    out.append(.fire(.tokenRefresh))
+    out.append(.fire(.restoreRetry))
+    return out
+  }
+
+  /// The effect that issued the request a family awaits in `state`.
+  public static func effectName(_ family: RequestFamily, _ state: AuthState) -> String? {
+    switch family {
+    case .refresh: return "refreshToken"
+    case .cleanup: return "deleteAccount"
+    case .flow:
+      switch state {
+      case .restoring: return "loadSession"
+      case .signingInAnonymously: return "signUpAnonymously"
+      case .awaitingProvider: return "authorizeWithGoogle"
+      case .googleAuthenticated, .migrating: return "signInWithIdp"
+      case .deletingAccount: return "deleteAccount"
+      case .signingInWithEmail: return "signInWithPassword"
+      case .creatingAccount: return "signUpWithPassword"
+      case .sendingPasswordReset: return "sendPasswordReset"
+      default: return nil
+      }
+    }
+  }
+
+  /// Turns a move into a concrete event, or `nil` when it does not apply in `world`.
+  public static func resolve(_ choice: Choice, in world: inout World) -> WorldEvent? {
+    switch choice {
+    case .intent(.idTokenRequested(_, let force)):
+      world.counter += 1
+      return .send(.idTokenRequested(requestId: world.counter, forceRefresh: force))
+    case .intent(let intent):
+      return .send(intent)
+    case .answer(let family, let i):
+      guard let id = Invariants.awaited(world.machine.state)[family],
+        let name = effectName(family, world.machine.state)
+      else { return nil }
+      let options = results(name, in: &world)
+      return .respond(to: name, requestId: id, with: options[i % options.count])
+    case .stale:
+      return .respond(to: "signInWithIdp", requestId: 0, with: .accountDeleted)
+    case .replay(let k, let i):
+      guard !world.issued.isEmpty else { return nil }
+      let request = world.issued[world.issued.count - 1 - k % world.issued.count]
+      let options = results(request.name, in: &world)
+      return .respond(to: request.name, requestId: request.id, with: options[i % options.count])
+    case .advanceToTimer:
+      guard let (_, at) = world.timers.earliest() else { return nil }
+      return .advance(max(0, at - world.now))
+    case .advance(let seconds):
+      return .advance(seconds)
+    case .fire(let timer):
+      return .fire(timer)
+    }
+  }
+
+  static let errors: [String: [String]] = [
+    "loadSession": ["STORAGE_UNAVAILABLE", "CORRUPT_SESSION"],
+    "signUpAnonymously": ["NETWORK", "ADMIN_ONLY_OPERATION"],
+    "authorizeWithGoogle": ["NETWORK"],
+    "signInWithIdp": [
+      "NETWORK", "TOO_MANY_ATTEMPTS_TRY_LATER", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
+      "INVALID_ID_TOKEN", "INVALID_IDP_RESPONSE",
+    ],
+    "signInWithPassword": ["INVALID_PASSWORD", "USER_DISABLED", "NETWORK"],
+    "signUpWithPassword": ["EMAIL_EXISTS", "NETWORK", "TOKEN_EXPIRED"],
+    "sendPasswordReset": ["EMAIL_NOT_FOUND", "NETWORK"],
+    "refreshToken": [
+      "NETWORK", "TOO_MANY_ATTEMPTS_TRY_LATER", "TOKEN_EXPIRED", "INVALID_REFRESH_TOKEN",
+      "INVALID_GRANT_TYPE",
+    ],
+    "deleteAccount": [
+      "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK", "USER_NOT_FOUND", "INVALID_ID_TOKEN",
+    ],
+  ]
+
+  static let successCount: [String: Int] = [
+    "loadSession": 6, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "signInWithIdp": 3,
+    "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "refreshToken": 2, "deleteAccount": 1,
+  ]
+
+  /// How many results the alphabet has for requests of this effect (one is of the wrong kind).
+  public static func resultCount(_ name: String) -> Int {
+    (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + 1
+  }
+
+  /// The results an interpreter may give a request of this effect, built with fresh tokens.
+  public static func results(_ name: String, in world: inout World) -> [RequestResult] {
+    let now = world.now
+    let current = world.machine.state.session
+    func session(_ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
+      expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil) -> Session
+    {
+      Session(
+        uid: uid, anonymous: anonymous, providers: providers,
+        email: anonymous ? nil : "mike@example.com", idToken: world.fresh("id-"),
+        refreshToken: world.fresh("rt-"), expiresAt: now + expiresIn, pendingCleanup: cleanup)
+    }
+    var out: [RequestResult]
+    switch name {
+    case "loadSession":
+      out = [
+        .sessionLoaded(session: nil),
+        .sessionLoaded(session: session("anon-1", anonymous: true, providers: [])),
+        .sessionLoaded(session: session("user-1")),
+        .sessionLoaded(session: session("user-1", expiresIn: 100)),
+        .sessionLoaded(
+          session: session(
+            "user-1",
+            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: false))),
+        .sessionLoaded(
+          session: session(
+            "user-1",
+            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: true))),
+      ]
+    case "signUpAnonymously":
+      out = [.signedIn(session: session("anon-1", anonymous: true, providers: []))]
+    case "authorizeWithGoogle":
+      out = [
+        .providerSucceeded(
+          credential: GoogleCredential(idToken: world.fresh("g-"), email: "mike@example.com")),
+        .providerCancelled, .providerFailed(error: AuthError(code: "access_denied")),
+      ]
+    case "signInWithIdp":
+      out = [
+        .signedIn(session: session(current?.uid ?? "user-1")),
+        .signedIn(session: session("user-2")),
+        .credentialAlreadyInUse(
+          credential: GoogleCredential(idToken: world.fresh("g-")), email: "mike@example.com"),
+      ]
+    case "signInWithPassword":
+      out = [.signedIn(session: session("user-1", providers: ["password"]))]
+    case "signUpWithPassword":
+      out = [.signedIn(session: session(current?.uid ?? "user-3", providers: ["password"]))]
+    case "sendPasswordReset":
+      out = [.passwordResetSent]
+    case "refreshToken":
+      out = [
+        .tokenRefreshed(idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 3600),
+        .tokenRefreshed(idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 120),
+      ]
+    case "deleteAccount":
+      out = [.accountDeleted]
+    default:
+      out = []
+    }
+    out += (errors[name] ?? []).map { .requestFailed(error: AuthError(code: $0)) }
+    // One answer of the wrong kind for the request: the machine must treat it as an error.
+    out.append(name == "authorizeWithGoogle" ? .accountDeleted : .providerCancelled)
+    return out
+  }
+}

@@ -1,0 +1,110 @@
+import AuthFlowCore
+
+/// One concrete thing that happens to the machine: what a scenario step does.
+public enum WorldEvent: Hashable, Sendable {
+  /// The app sends an intent.
+  case send(Intent)
+  /// An interpreter answers request `requestId` (issued by an effect named `to`).
+  case respond(to: String, requestId: RequestID, with: RequestResult)
+  /// Virtual time moves on; due timers fire in (time, name) order.
+  case advance(Double)
+  /// A timer fires now, due or not.
+  case fire(TimerID)
+}
+
+/// A machine with its surroundings: virtual time, the timers it scheduled, the requests it
+/// issued. Applying an event checks every invariant on every transition it causes.
+public struct World: Sendable {
+  /// The machine under test.
+  public var machine: AuthMachine
+  /// Virtual time.
+  public var now: Instant
+  /// Scheduled timers (the last `scheduleTimer` of each name, until cancelled or fired).
+  public var timers = TimerTable()
+  /// Every request issued, oldest first (answered or not), with its effect name; kept only
+  /// when `recordsIssued` (the model checker does not need it).
+  public var issued: [(id: RequestID, name: String)] = []
+  /// Whether `issued` is kept.
+  public var recordsIssued = true
+  /// A counter for fresh tokens and app request ids.
+  public var counter = 0
+  /// A stand-in for the reducer, to prove the checks catch bugs (`nil`: the real one).
+  public var reducer: Reducer?
+  /// Also check that each state, event and effect survives a JSON round-trip (invariant 10).
+  public var checkCoding: (@Sendable (AuthMachine, Event, [Effect]) -> Violation?)?
+
+  /// A reducer: handles one event, appending effects.
+  public typealias Reducer = @Sendable (inout AuthMachine, Event, Instant, inout [Effect]) -> Void
+
+  /// A world at `now` with a fresh machine.
+  public init(policy: Policy = Policy(), now: Instant = World.epoch, reducer: Reducer? = nil) {
+    machine = AuthMachine(policy: policy)
+    self.now = now
+    self.reducer = reducer
+  }
+
+  /// 2026-01-01T09:00:00Z, where generated stories start.
+  public static let epoch = Instant(1_767_258_000)
+
+  /// One transition: the event, the states around it and the effects.
+  public struct Step: Sendable {
+    public var before: AuthMachine
+    public var event: Event
+    public var after: AuthMachine
+    public var effects: [Effect]
+    public var at: Instant
+  }
+
+  /// Applies `event` and everything it causes; returns the transitions and any violations.
+  @discardableResult
+  public mutating func apply(_ event: WorldEvent, record: ((Step) -> Void)? = nil)
+    -> [Violation]
+  {
+    var violations: [Violation] = []
+    switch event {
+    case .send(let intent): violations += feed(.intent(intent), record)
+    case .respond(_, let id, let result): violations += feed(.result(requestId: id, result: result), record)
+    case .fire(let timer):
+      timers[timer] = nil
+      violations += feed(.timerFired(timer: timer), record)
+    case .advance(let seconds):
+      let target = now + seconds
+      while let (timer, at) = timers.earliest(upTo: target) {
+        now = at
+        timers[timer] = nil
+        violations += feed(.timerFired(timer: timer), record)
+      }
+      now = target
+    }
+    return violations
+  }
+
+  private mutating func feed(_ event: Event, _ record: ((Step) -> Void)?) -> [Violation] {
+    let before = machine
+    var effects: [Effect] = []
+    if let reducer {
+      reducer(&machine, event, now, &effects)
+    } else {
+      machine.handle(event, now: now, into: &effects)
+    }
+    var violations = Invariants.check(
+      before: before, event: event, after: machine, effects: effects)
+    if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
+    record?(Step(before: before, event: event, after: machine, effects: effects, at: now))
+    for effect in effects {
+      switch effect {
+      case .scheduleTimer(let timer, let at): timers[timer] = at
+      case .cancelTimer(let timer): timers[timer] = nil
+      default:
+        if recordsIssued, let id = effect.requestId { issued.append((id, effect.name)) }
+      }
+    }
+    return violations
+  }
+
+  /// A fresh name for a token or an app request.
+  public mutating func fresh(_ prefix: String) -> String {
+    counter += 1
+    return "\(prefix)\(counter)"
+  }
+}

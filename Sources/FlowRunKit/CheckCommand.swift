@@ -1,0 +1,146 @@
+import AuthFlowCore
+import AuthFlowScenarios
+import AuthFlowVerification
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension FlowRun {
+  static let checkHelp = """
+    OVERVIEW: Explore every reachable state of the machine and check the invariants.
+
+    Breadth-first from `starting` over a finite alphabet (every intent, every result kind with
+    each class of error, stale and wrong-kind answers, timers due or stray), with states
+    deduplicated by a canonical form. Every invariant is checked on every transition; then
+    liveness: from every reachable state `signedOut` must be reachable.
+
+    USAGE: flowrun check [--depth <n>] [--max-states <n>] [--format <format>] \
+    [--counterexamples <dir>]
+
+    OPTIONS:
+      --depth <n>             Expand states up to this depth only.
+      --max-states <n>        Stop after this many states.
+      --format <format>       text or json (default: text).
+      --counterexamples <dir> Where violations are written as scenario files
+                              (default: counterexamples).
+      -h, --help              Show help information.
+
+    Exit 0 when every invariant holds, 1 when one is broken (each shortest path is printed and
+    written as a scenario file that `flowrun` replays).
+
+    """
+
+  static func check(_ args: [String]) throws -> CommandOutput {
+    let a = try Arguments(
+      args, flags: ["-h", "--help"],
+      options: ["--depth", "--max-states", "--format", "--counterexamples"])
+    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: checkHelp) }
+    if !a.positional.isEmpty { throw UsageError(message: "check takes no file arguments") }
+    let format = a.options["--format"] ?? "text"
+    guard format == "text" || format == "json" else {
+      throw UsageError(message: "--format must be text or json, not '\(format)'")
+    }
+    var options = ModelChecker.Options()
+    options.maxDepth = try a.options["--depth"].map { try positiveInt($0, "--depth") }
+    options.maxStates = try a.options["--max-states"].map { try positiveInt($0, "--max-states") }
+    let interactive = isatty(2) == 1
+    if interactive {
+      options.progress = { states, transitions, depth in
+        let line = "\r  exploring: \(states) states, \(transitions) transitions, depth \(depth) "
+        FileHandle.standardError.write(Data(line.utf8))
+      }
+    }
+    if ProcessInfo.processInfo.environment["FLOWRUN_DUMP"] != nil {
+      options.dump = { states in
+        for s in states { print(JSONValue.encoding(s.machine.state).compactText, s.timers) }
+      }
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    let result = ModelChecker(options: options).run()
+    let elapsed = clock.now - start
+    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    let seconds =
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+
+    let directory = a.options["--counterexamples"] ?? "counterexamples"
+    var written: [String] = []
+    for (n, c) in result.violations.enumerated() {
+      let text = CounterexampleWriter.scenario(
+        name: "counterexample-\(n + 1)",
+        description: "Found by flowrun check: " + c.violations.map(\.description).joined(separator: "; "),
+        events: c.events, policy: options.policy)
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+      let path = "\(directory)/counterexample-\(n + 1).json"
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+      written.append(path)
+    }
+    let code = result.violationCount == 0 && result.cannotSignOut == 0 ? 0 : ExitCode.failure
+    if format == "json" {
+      let json = JSONValue.object([
+        ("states", .number(Double(result.states))),
+        ("transitions", .number(Double(result.transitions))),
+        ("maxDepth", .number(Double(result.maxDepth))), ("complete", .bool(result.complete)),
+        ("seconds", .number((seconds * 1000).rounded() / 1000)),
+        ("statesPerSecond", .number((Double(result.states) / max(seconds, 1e-9)).rounded())),
+        ("violations", .number(Double(result.violationCount))),
+        ("counterexamples", .array(written.map(JSONValue.string))),
+        ("cannotSignOut", .number(Double(result.cannotSignOut))),
+        ("deadEnds", .number(Double(result.deadEnds))),
+        ("edges", .number(Double(result.edges.count))),
+      ])
+      return CommandOutput(code: code, stdout: json.prettyText + "\n")
+    }
+    var out = ""
+    let rate = Int(Double(result.states) / max(seconds, 1e-9))
+    out += "Explored \(result.states) states and \(result.transitions) transitions"
+    out += " to depth \(result.maxDepth) in \(String(format: "%.2f", seconds)) s"
+    out += " (\(rate) states/s)\(result.complete ? "; the space is complete" : "; stopped early (limit)").\n"
+    if result.violationCount == 0 {
+      out += "Invariants: all hold on every transition.\n"
+    } else {
+      out += "Invariants: \(result.violationCount) transitions break one.\n"
+      for (n, c) in result.violations.enumerated() {
+        out += "  ✘ " + c.violations.map(\.description).joined(separator: "; ") + "\n"
+        out += "    shortest path (\(c.events.count) events), written to \(written[n]):\n"
+        for e in c.events { out += "      " + describe(e) + "\n" }
+      }
+    }
+    if result.complete {
+      out +=
+        result.cannotSignOut == 0
+        ? "Liveness: signedOut is reachable from every state.\n"
+        : "Liveness: \(result.cannotSignOut) states cannot reach signedOut.\n"
+      if let path = result.cannotSignOutExample {
+        out += "    shortest path to one (\(path.count) events):\n"
+        for e in path { out += "      " + describe(e) + "\n" }
+      }
+    } else {
+      out += "Liveness: not checked (the exploration stopped early).\n"
+    }
+    out += "Dead ends (no move leaves the state): \(result.deadEnds).\n"
+    return CommandOutput(code: code, stdout: out)
+  }
+
+  static func positiveInt(_ text: String, _ option: String) throws -> Int {
+    guard let n = Int(text), n > 0 else {
+      throw UsageError(message: "\(option) takes a positive whole number, not '\(text)'")
+    }
+    return n
+  }
+
+  static func describe(_ e: WorldEvent) -> String {
+    switch e {
+    case .send(let i): return "send " + ScenarioEncoding.intent(i).compactText
+    case .respond(let to, let id, let r):
+      return "respond to \(to) #\(id) with " + ScenarioEncoding.result(r).compactText
+    case .advance(let s): return "advance \(JSONValue.format(s))s"
+    case .fire(let t): return "fire \(t.rawValue)"
+    }
+  }
+}
