@@ -19,11 +19,16 @@ let package = Package(
     .target(name: "AuthFlowVerification", dependencies: ["AuthFlowCore", "AuthFlowScenarios"]),
     // The commands behind `flowrun`, as a library so tests can call them.
     .target(
-      name: "FlowRunKit", dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification"]
+      name: "FlowRunKit",
+      dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification"]
     ),
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
+    .testTarget(
+      name: "AuthFlowVerificationTests",
+      dependencies: ["AuthFlowVerification", "AuthFlowCore", "AuthFlowScenarios", "FlowRunKit"]
+    ),
     .testTarget(
       name: "AuthFlowScenariosTests",
       dependencies: ["AuthFlowScenarios", "AuthFlowCore", "FlowRunKit"],

@@ -33,13 +33,13 @@ public enum Invariants {
     10: "JSON round-trip",
   ]
 
-  /// The request families and the request each awaits in `state`.
-  public static func awaited(_ state: AuthState) -> [RequestFamily: RequestID] {
-    var out: [RequestFamily: RequestID] = [:]
-    if let r = state.pendingRequest { out[.flow] = r }
+  /// The request each family awaits in `state`.
+  public static func awaited(_ state: AuthState) -> Awaited {
+    var out = Awaited()
+    out.flow = state.pendingRequest
     if let user = state.user {
-      if case .refreshing(let r, _, _) = user.token { out[.refresh] = r }
-      if let r = user.cleanupRequest { out[.cleanup] = r }
+      if case .refreshing(let r, _, _) = user.token { out.refresh = r }
+      out.cleanup = user.cleanupRequest
     }
     return out
   }
@@ -58,10 +58,12 @@ public enum Invariants {
     var out: [Violation] = []
     let b = before.state
     let a = after.state
+    let bs = b.session
+    let ase = a.session
     let awaitedBefore = awaited(b)
 
     // 6. A result nobody waits for changes nothing.
-    if case .result(let id, _) = event, !awaitedBefore.values.contains(id) {
+    if case .result(let id, _) = event, !awaitedBefore.contains(id) {
       if before != after || !effects.isEmpty {
         out.append(Violation(6, "stale result #\(id) changed the machine or emitted effects"))
       }
@@ -69,27 +71,28 @@ public enum Invariants {
     }
 
     // 2. An anonymous user leaves only by an explicit decision.
-    if let s = b.session, s.anonymous, a.session?.uid != s.uid, !anonymousExitAllowed(b, event) {
+    if let s = bs, s.anonymous, ase?.uid != s.uid, !anonymousExitAllowed(b, event) {
       out.append(
         Violation(2, "anonymous user \(s.uid) was dropped by \(describe(event)) in \(b.name)"))
     }
     for case .deleteAccount(_, let token) in effects {
-      if let c = a.session?.pendingCleanup, c.idToken == token {
+      if let c = ase?.pendingCleanup, c.idToken == token {
         // The migrated anonymous account: only once the app moved its data (or chose to drop it).
         if !c.dataMoved {
           out.append(Violation(2, "anonymous account \(c.uid) deleted before its data was moved"))
         }
         continue
       }
-      let anonymousTokens = [b.session, a.session].compactMap { $0 }.filter(\.anonymous)
-        .map(\.idToken)
-      if anonymousTokens.contains(token), !deleteOfAnonymousAllowed(b, event) {
+      let anonymousToken =
+        (bs?.anonymous == true && bs?.idToken == token)
+        || (ase?.anonymous == true && ase?.idToken == token)
+      if anonymousToken, !deleteOfAnonymousAllowed(b, event) {
         out.append(Violation(2, "deleteAccount for an anonymous user without deleteAccountTapped"))
       }
     }
 
     // 3. One request per family in flight; every request sent is awaited.
-    var sent: [RequestFamily: Int] = [:]
+    var sent = (flow: 0, refresh: 0, cleanup: 0)
     let awaitedAfter = awaited(a)
     for effect in effects {
       guard let id = effect.requestId else { continue }
@@ -97,7 +100,11 @@ public enum Invariants {
         if case .refreshToken = effect { .refresh } else if awaitedAfter[.cleanup] == id {
           .cleanup
         } else { .flow }
-      sent[family, default: 0] += 1
+      switch family {
+      case .flow: sent.flow += 1
+      case .refresh: sent.refresh += 1
+      case .cleanup: sent.cleanup += 1
+      }
       if awaitedAfter[family] != id {
         out.append(Violation(3, "\(effect.name) #\(id) was sent but is not awaited"))
       }
@@ -105,7 +112,9 @@ public enum Invariants {
         out.append(Violation(3, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
       }
     }
-    for (family, n) in sent where n > 1 {
+    for (family, n) in [
+      (RequestFamily.flow, sent.flow), (.refresh, sent.refresh), (.cleanup, sent.cleanup),
+    ] where n > 1 {
       out.append(Violation(3, "\(n) \(family) requests sent in one step"))
     }
 
@@ -116,52 +125,64 @@ public enum Invariants {
       if case .clearSession = effect { lastWrite = .some(nil) }
     }
     if let written = lastWrite {
-      if written != a.session {
-        out.append(Violation(4, "the last write (\(written?.uid ?? "clear")) differs from the state's session"))
+      if written != ase {
+        out.append(
+          Violation(
+            4, "the last write (\(written?.uid ?? "clear")) differs from the state's session"))
       }
-    } else if a.session != b.session, !isRestore(b, event) {
+    } else if ase != bs, !isRestore(b, event) {
       out.append(Violation(4, "the session changed without being written"))
     }
 
     // 5. Transient and throttled errors never sign anyone out.
-    if let error = failure(in: event), error.kind.isRetryable, let s = b.session,
-      a.session?.uid != s.uid
+    if let error = failure(in: event), error.kind.isRetryable, let s = bs,
+      ase?.uid != s.uid
     {
       out.append(Violation(5, "\(error.code) signed out \(s.uid)"))
     }
 
     // 7. Effects only use tokens the machine holds (so none after sign-out).
-    let held = tokens(b).union(tokens(a))
+    let held = tokens(bs) + tokens(ase)
     for effect in effects {
       for token in usedTokens(effect) where !held.contains(token) {
         out.append(Violation(7, "\(effect.name) uses a token of no current session"))
       }
-      if case .deliverIDToken(_, .token(let t)) = effect, t != a.session?.idToken {
+      if case .deliverIDToken(_, .token(let t)) = effect, t != ase?.idToken {
         out.append(Violation(7, "deliverIDToken hands out a token that is not the session's"))
       }
     }
 
     // 8. The user changes only through a migration.
-    if let s = b.session, let t = a.session, s.uid != t.uid, b.name != "migrating" {
+    if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(b) {
       out.append(Violation(8, "the user changed from \(s.uid) to \(t.uid) in \(b.name)"))
     }
 
     // 9. Every idTokenRequested gets exactly one deliverIDToken.
-    var pool = Set(heldTokenRequests(b))
-    if case .intent(.idTokenRequested(let id, _)) = event { pool.insert(id) }
+    var pool = heldTokenRequests(b)
+    if case .intent(.idTokenRequested(let id, _)) = event { pool.append(id) }
     var delivered: [RequestID] = []
     for case .deliverIDToken(let ids, _) in effects { delivered += ids }
-    if Set(delivered).count != delivered.count {
-      out.append(Violation(9, "a token request was answered twice in one step"))
-    }
-    for id in delivered where !pool.contains(id) {
-      out.append(Violation(9, "deliverIDToken for #\(id), which nobody was waiting for"))
-    }
-    let expectedHeld = pool.subtracting(delivered)
-    if Set(heldTokenRequests(a)) != expectedHeld {
+    let heldAfter = heldTokenRequests(a)
+    if !delivered.isEmpty || pool.count != heldAfter.count {
+      if Set(delivered).count != delivered.count {
+        out.append(Violation(9, "a token request was answered twice in one step"))
+      }
+      for id in delivered where !pool.contains(id) {
+        out.append(Violation(9, "deliverIDToken for #\(id), which nobody was waiting for"))
+      }
+      if Set(heldAfter) != Set(pool).subtracting(delivered) {
+        out.append(
+          Violation(9, "token requests lost or invented (\(describe(event)) in \(b.name))"))
+      }
+    } else if heldAfter != pool {
       out.append(Violation(9, "token requests lost or invented (\(describe(event)) in \(b.name))"))
     }
     return out
+  }
+
+  static func isMigrating(_ state: AuthState) -> Bool {
+    if case .migrating = state { return true }
+    return false
   }
 
   static func anonymousExitAllowed(_ b: AuthState, _ event: Event) -> Bool {
@@ -201,11 +222,10 @@ public enum Invariants {
     }
   }
 
-  static func tokens(_ state: AuthState) -> Set<String> {
-    guard let s = state.session else { return [] }
-    var out: Set<String> = [s.idToken, s.refreshToken]
-    if let c = s.pendingCleanup { out.insert(c.idToken) }
-    return out
+  static func tokens(_ s: Session?) -> [String] {
+    guard let s else { return [] }
+    if let c = s.pendingCleanup { return [s.idToken, s.refreshToken, c.idToken] }
+    return [s.idToken, s.refreshToken]
   }
 
   static func usedTokens(_ effect: Effect) -> [String] {
@@ -224,6 +244,31 @@ public enum Invariants {
     case .persistFailed(let e): return "persistFailed \(e.code)"
     }
   }
+}
+
+/// The request each family awaits, if any.
+public struct Awaited: Hashable, Sendable {
+  /// The flow's own request.
+  public var flow: RequestID?
+  /// The token refresh.
+  public var refresh: RequestID?
+  /// The migration cleanup.
+  public var cleanup: RequestID?
+
+  /// Nothing awaited.
+  public init() {}
+
+  /// The request a family awaits.
+  public subscript(family: RequestFamily) -> RequestID? {
+    switch family {
+    case .flow: flow
+    case .refresh: refresh
+    case .cleanup: cleanup
+    }
+  }
+
+  /// Whether any family awaits `id`.
+  public func contains(_ id: RequestID) -> Bool { flow == id || refresh == id || cleanup == id }
 }
 
 /// The kinds of request that may each have one in flight.

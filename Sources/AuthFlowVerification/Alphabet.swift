@@ -139,9 +139,10 @@ public enum Alphabet {
   public static func results(_ name: String, in world: inout World) -> [RequestResult] {
     let now = world.now
     let current = world.machine.state.session
-    func session(_ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
-      expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil) -> Session
-    {
+    func session(
+      _ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
+      expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil
+    ) -> Session {
       Session(
         uid: uid, anonymous: anonymous, providers: providers,
         email: anonymous ? nil : "mike@example.com", idToken: world.fresh("id-"),
@@ -158,7 +159,8 @@ public enum Alphabet {
         .sessionLoaded(
           session: session(
             "user-1",
-            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: false))),
+            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: false))
+        ),
         .sessionLoaded(
           session: session(
             "user-1",
@@ -187,8 +189,10 @@ public enum Alphabet {
       out = [.passwordResetSent]
     case "refreshToken":
       out = [
-        .tokenRefreshed(idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 3600),
-        .tokenRefreshed(idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 120),
+        .tokenRefreshed(
+          idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 3600),
+        .tokenRefreshed(
+          idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 120),
       ]
     case "deleteAccount":
       out = [.accountDeleted]

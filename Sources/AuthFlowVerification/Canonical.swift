@@ -35,9 +35,10 @@ public struct AbstractState: Hashable, Sendable {
 struct Canonicalizer {
   let now: Instant
   let policy: Policy
-  var tokens: [String: String] = [:]
-  var ids: [RequestID: RequestID] = [:]
-  var apps: [RequestID: RequestID] = [:]
+  // Small arrays: a state holds a handful of each, so a linear search beats hashing.
+  var tokens: [String] = []
+  var ids: [RequestID] = []
+  var apps: [RequestID] = []
 
   init(now: Instant, policy: Policy) {
     self.now = now
@@ -53,26 +54,28 @@ struct Canonicalizer {
     return n
   }
 
+  static let tokenNames = (0..<16).map { "t\($0)" }
+
   mutating func token(_ s: String) -> String {
-    if let t = tokens[s] { return t }
-    let t = "t\(tokens.count)"
-    tokens[s] = t
-    return t
+    if let i = tokens.firstIndex(of: s) { return Self.name(i) }
+    tokens.append(s)
+    return Self.name(tokens.count - 1)
   }
 
+  static func name(_ i: Int) -> String { i < tokenNames.count ? tokenNames[i] : "t\(i)" }
+
   mutating func id(_ r: RequestID) -> RequestID {
-    if let x = ids[r] { return x }
-    let x = ids.count + 1
-    ids[r] = x
-    return x
+    if let i = ids.firstIndex(of: r) { return i + 1 }
+    ids.append(r)
+    return ids.count
   }
 
   mutating func waiters(_ list: [RequestID]) -> [RequestID] {
-    list.prefix(2).map { w in
-      if let x = apps[w] { return x }
-      let x = 100 + apps.count
-      apps[w] = x
-      return x
+    if list.isEmpty { return list }
+    return list.prefix(2).map { w in
+      if let i = apps.firstIndex(of: w) { return 100 + i }
+      apps.append(w)
+      return 100 + apps.count - 1
     }
   }
 

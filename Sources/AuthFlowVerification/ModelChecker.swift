@@ -127,7 +127,9 @@ public struct ModelChecker {
         }
         let violations = w.apply(event) { step in
           result.edges.insert(
-            Edge(from: step.before.state.name, event: Self.kind(step.event), to: step.after.state.name))
+            Edge(
+              from: step.before.state.name, event: Self.kind(step.event), to: step.after.state.name)
+          )
         }
         result.transitions += 1
         let s = AbstractState(w)

@@ -63,7 +63,8 @@ public struct World: Sendable {
     var violations: [Violation] = []
     switch event {
     case .send(let intent): violations += feed(.intent(intent), record)
-    case .respond(_, let id, let result): violations += feed(.result(requestId: id, result: result), record)
+    case .respond(_, let id, let result):
+      violations += feed(.result(requestId: id, result: result), record)
     case .fire(let timer):
       timers[timer] = nil
       violations += feed(.timerFired(timer: timer), record)

@@ -72,7 +72,8 @@ extension FlowRun {
     for (n, c) in result.violations.enumerated() {
       let text = CounterexampleWriter.scenario(
         name: "counterexample-\(n + 1)",
-        description: "Found by flowrun check: " + c.violations.map(\.description).joined(separator: "; "),
+        description: "Found by flowrun check: "
+          + c.violations.map(\.description).joined(separator: "; "),
         events: c.events, policy: options.policy)
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
@@ -100,7 +101,8 @@ extension FlowRun {
     let rate = Int(Double(result.states) / max(seconds, 1e-9))
     out += "Explored \(result.states) states and \(result.transitions) transitions"
     out += " to depth \(result.maxDepth) in \(String(format: "%.2f", seconds)) s"
-    out += " (\(rate) states/s)\(result.complete ? "; the space is complete" : "; stopped early (limit)").\n"
+    out +=
+      " (\(rate) states/s)\(result.complete ? "; the space is complete" : "; stopped early (limit)").\n"
     if result.violationCount == 0 {
       out += "Invariants: all hold on every transition.\n"
     } else {

@@ -58,9 +58,10 @@ struct RestoreTests {
         .scheduleTimer(timer: .restoreRetry, at: d.now + 60)
       ])
     #expect(d.state.name == "restoring")
-    #expect(d.fire(.restoreRetry, after: 30) == [
-      .scheduleTimer(timer: .restoreRetry, at: Fixture.t0 + 60)
-    ])
+    #expect(
+      d.fire(.restoreRetry, after: 30) == [
+        .scheduleTimer(timer: .restoreRetry, at: Fixture.t0 + 60)
+      ])
     #expect(d.fire(.restoreRetry, after: 30) == [.loadSession(requestId: 2)])
     d.answer(.sessionLoaded(session: Fixture.anonymous()))
     #expect(d.state.name == "anonymous")

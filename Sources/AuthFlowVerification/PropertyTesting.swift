@@ -1,0 +1,230 @@
+import AuthFlowCore
+import Foundation
+
+/// Random event sequences, checked after every step, shrunk to a minimal counterexample.
+public struct PropertyTester: Sendable {
+  /// How many sequences, how long, from which seed.
+  public struct Config: Sendable {
+    /// Sequences to run.
+    public var sequences = 10_000
+    /// Longest sequence (events).
+    public var maxLength = 60
+    /// The master seed; sequence i uses `seed(for: i)`.
+    public var seed: UInt64 = 0x5EED_A17F_10E5_0001
+    /// Replay only this sequence seed (as printed by a failure).
+    public var only: UInt64?
+    /// The machine's policy.
+    public var policy = Policy()
+    /// A stand-in reducer (to prove the net catches bugs).
+    public var reducer: World.Reducer?
+    /// Check JSON round-trips every this many steps (0: never).
+    public var codingEvery = 7
+
+    /// Defaults: 10,000 sequences of up to 60 events; overridden by `AUTHFLOW_PROPERTY_SEQUENCES`
+    /// and `AUTHFLOW_SEED` in `fromEnvironment()`.
+    public init() {}
+
+    /// The defaults, with the environment's overrides.
+    public static func fromEnvironment() -> Config {
+      var c = Config()
+      let env = ProcessInfo.processInfo.environment
+      if let n = env["AUTHFLOW_PROPERTY_SEQUENCES"].flatMap(Int.init), n > 0 { c.sequences = n }
+      if let s = env["AUTHFLOW_SEED"].flatMap({ UInt64($0) }) { c.only = s }
+      return c
+    }
+
+    /// The seed of sequence `i`.
+    public func seed(for i: Int) -> UInt64 { seed &+ UInt64(i) &* 0x9E37_79B9_7F4A_7C15 }
+  }
+
+  /// A broken property, shrunk.
+  public struct Failure: Sendable {
+    /// The seed of the failing sequence (`AUTHFLOW_SEED=<seed>` replays it).
+    public var seed: UInt64
+    /// The violations at the end of the shrunk sequence.
+    public var violations: [Violation]
+    /// Length of the sequence as generated.
+    public var originalLength: Int
+    /// The shrunk sequence's moves.
+    public var shrunk: [Choice]
+    /// The shrunk sequence as concrete events (what a scenario file holds).
+    public var events: [WorldEvent]
+  }
+
+  /// What a run did.
+  public struct Summary: Sendable {
+    /// Sequences run.
+    public var sequences = 0
+    /// Events applied in all.
+    public var events = 0
+    /// Distinct top-level states seen.
+    public var statesSeen: Set<String> = []
+    /// The first failure, shrunk.
+    public var failure: Failure?
+  }
+
+  let config: Config
+
+  /// A tester with this configuration.
+  public init(_ config: Config) { self.config = config }
+
+  /// Runs the sequences; stops at the first failure and shrinks it.
+  public func run() -> Summary {
+    var summary = Summary()
+    let seeds: [UInt64] =
+      config.only.map { [$0] } ?? (0..<config.sequences).map { config.seed(for: $0) }
+    for seed in seeds {
+      var rng = Xoshiro256(seed: seed)
+      let length = 1 + rng.below(config.maxLength)
+      var world = newWorld()
+      var choices: [Choice] = []
+      var codingProblems: [Violation] = []
+      summary.sequences += 1
+      for step in 0..<length {
+        let choice = Self.draw(world, &rng)
+        choices.append(choice)
+        guard let event = Alphabet.resolve(choice, in: &world) else { continue }
+        summary.events += 1
+        let sample = config.codingEvery > 0 && step % config.codingEvery == 0
+        var violations = world.apply(event) { t in
+          if sample, let v = Coding.roundTrip(t.event, t.effects) { codingProblems.append(v) }
+        }
+        if sample, let v = Coding.roundTrip(world.machine) { violations.append(v) }
+        violations += codingProblems
+        codingProblems.removeAll()
+        summary.statesSeen.insert(world.machine.state.name)
+        if !violations.isEmpty {
+          let invariant = violations[0].invariant
+          let shrunk = shrink(choices, invariant: invariant)
+          let (events, final) = replay(shrunk)
+          summary.failure = Failure(
+            seed: seed, violations: final.isEmpty ? violations : final,
+            originalLength: choices.count, shrunk: shrunk, events: events)
+          return summary
+        }
+      }
+    }
+    return summary
+  }
+
+  func newWorld() -> World { World(policy: config.policy, reducer: config.reducer) }
+
+  /// One move, weighted toward what the machine waits for.
+  static func draw(_ world: World, _ rng: inout Xoshiro256) -> Choice {
+    let awaited = Invariants.awaited(world.machine.state)
+    let families = RequestFamily.allCases.filter { awaited[$0] != nil }
+    let roll = rng.below(100)
+    if roll < 45, !families.isEmpty {
+      let family = rng.pick(families)
+      guard let name = Alphabet.effectName(family, world.machine.state) else { return .stale }
+      return .answer(family, rng.below(Alphabet.resultCount(name)))
+    }
+    if roll < 50 { return .replay(rng.below(4), rng.below(9)) }
+    if roll < 53 { return .stale }
+    if roll < 63 {
+      if !world.timers.isEmpty, rng.chance(0.6) { return .advanceToTimer }
+      return .advance(rng.pick([1, 30, 60, 299, 300, 1000, 3600, 7200]))
+    }
+    if roll < 67 { return .fire(rng.chance(0.8) ? .tokenRefresh : .restoreRetry) }
+    return .intent(rng.pick(Alphabet.intents))
+  }
+
+  /// Replays moves on a fresh world: the concrete events and the violations of the last step.
+  public func replay(_ choices: [Choice]) -> ([WorldEvent], [Violation]) {
+    var world = newWorld()
+    var events: [WorldEvent] = []
+    var last: [Violation] = []
+    for choice in choices {
+      guard let event = Alphabet.resolve(choice, in: &world) else { continue }
+      events.append(event)
+      last = world.apply(event)
+      if let v = Coding.roundTrip(world.machine) { last.append(v) }
+      if !last.isEmpty { break }
+    }
+    return (events, last)
+  }
+
+  /// Whether the moves still break the invariant somewhere.
+  func fails(_ choices: [Choice], invariant: Int) -> Bool {
+    replay(choices).1.contains { $0.invariant == invariant }
+  }
+
+  /// Drops moves (halves, quarters, … single moves), then simplifies each, until nothing
+  /// smaller still fails.
+  public func shrink(_ original: [Choice], invariant: Int) -> [Choice] {
+    var current = original
+    // Cut everything after the first failing step.
+    for n in 1...current.count where fails(Array(current.prefix(n)), invariant: invariant) {
+      current = Array(current.prefix(n))
+      break
+    }
+    var progress = true
+    while progress {
+      progress = false
+      var chunk = max(1, current.count / 2)
+      while chunk >= 1 {
+        var i = 0
+        while i + chunk <= current.count {
+          var candidate = current
+          candidate.removeSubrange(i..<(i + chunk))
+          if !candidate.isEmpty, fails(candidate, invariant: invariant) {
+            current = candidate
+            progress = true
+          } else {
+            i += chunk
+          }
+        }
+        chunk /= 2
+      }
+      for i in current.indices {
+        for simpler in Self.simplifications(current[i]) {
+          var candidate = current
+          candidate[i] = simpler
+          if fails(candidate, invariant: invariant) {
+            current = candidate
+            progress = true
+            break
+          }
+        }
+      }
+    }
+    return current
+  }
+
+  /// Simpler versions of a move, simplest first.
+  static func simplifications(_ choice: Choice) -> [Choice] {
+    switch choice {
+    case .answer(let f, let k) where k > 0: return (0..<k).map { .answer(f, $0) }
+    case .replay(let k, let i) where k > 0 || i > 0:
+      return [.replay(0, 0), .replay(0, i), .replay(k, 0)].filter { $0 != choice }
+    case .advance(let s) where s > 1: return [.advanceToTimer, .advance(1), .advance(s / 2)]
+    default: return []
+    }
+  }
+}
+
+/// Invariant 10: states survive a JSON round-trip unchanged.
+public enum Coding {
+  /// A violation when `machine` does not come back equal from JSON.
+  public static func roundTrip(_ machine: AuthMachine) -> Violation? {
+    do {
+      let data = try JSONEncoder().encode(machine)
+      let back = try JSONDecoder().decode(AuthMachine.self, from: data)
+      return back == machine
+        ? nil : Violation(10, "\(machine.state.name) changed in a JSON round-trip")
+    } catch {
+      return Violation(10, "\(machine.state.name) failed a JSON round-trip: \(error)")
+    }
+  }
+
+  /// A violation when an event or effect does not come back equal from JSON.
+  public static func roundTrip(_ event: Event, _ effects: [Effect]) -> Violation? {
+    do {
+      let e = try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event))
+      let f = try JSONDecoder().decode([Effect].self, from: JSONEncoder().encode(effects))
+      return e == event && f == effects ? nil : Violation(10, "an event or effect changed in JSON")
+    } catch {
+      return Violation(10, "an event or effect failed a JSON round-trip: \(error)")
+    }
+  }
+}

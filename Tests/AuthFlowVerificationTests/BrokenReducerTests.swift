@@ -1,0 +1,122 @@
+import AuthFlowVerification
+import Testing
+
+@testable import AuthFlowCore
+
+/// Deliberately broken reducers, each a wrapper around the real one that breaks one rule.
+enum Broken {
+  /// Starts a second refresh when a token request arrives during a refresh.
+  static let noSingleFlight: World.Reducer = { machine, event, now, fx in
+    let wasRefreshing: Bool
+    if case .refreshing? = machine.state.user?.token {
+      wasRefreshing = true
+    } else {
+      wasRefreshing = false
+    }
+    machine.handle(event, now: now, into: &fx)
+    if wasRefreshing, case .intent(.idTokenRequested) = event, let s = machine.state.session {
+      fx.append(.refreshToken(requestId: machine.newRequest(), refreshToken: s.refreshToken))
+    }
+  }
+
+  /// Deletes the anonymous account as soon as the user picks merge, before the sign-in.
+  static let deleteAnonymousEarly: World.Reducer = { machine, event, now, fx in
+    let anonymous = machine.state.session
+    let deciding: Bool
+    if case .migrationRequired = machine.state { deciding = true } else { deciding = false }
+    machine.handle(event, now: now, into: &fx)
+    if deciding, case .intent(.migrationDecided(.merge)) = event, let anonymous {
+      fx.append(.deleteAccount(requestId: machine.newRequest(), idToken: anonymous.idToken))
+    }
+  }
+
+  /// Signs the user out when a refresh fails with a network error.
+  static let signOutOnNetworkError: World.Reducer = { machine, event, now, fx in
+    if case .result(let id, .requestFailed(let e)) = event, e.kind == .transient,
+      let user = machine.state.user, case .refreshing(id, _, _) = user.token
+    {
+      machine.signOut(user, waiterError: e, notification: .sessionExpired, fx: &fx)
+      return
+    }
+    machine.handle(event, now: now, into: &fx)
+  }
+
+  /// Takes any result as the answer to the flow's request, whatever its id.
+  static let acceptsStale: World.Reducer = { machine, event, now, fx in
+    if case .result(let id, let result) = event, let pending = machine.state.pendingRequest,
+      id != pending, !Invariants.awaited(machine.state).contains(id)
+    {
+      machine.handle(.result(requestId: pending, result: result), now: now, into: &fx)
+      return
+    }
+    machine.handle(event, now: now, into: &fx)
+  }
+
+  /// Lets a reauthentication sign in whoever answered.
+  static let reauthSwitchesUsers: World.Reducer = { machine, event, now, fx in
+    if case .googleAuthenticated(.reauthenticate, let r, _, let user?) = machine.state,
+      case .result(r, .signedIn(let session)) = event, session.uid != user.session.uid
+    {
+      let next = machine.enter(session, waiters: [], persist: true, now: now, fx: &fx)
+      machine.state = .firebaseAuthenticated(user: next)
+      return
+    }
+    machine.handle(event, now: now, into: &fx)
+  }
+
+  /// Forgets the waiters when a refresh succeeds.
+  static let dropsWaiters: World.Reducer = { machine, event, now, fx in
+    machine.handle(event, now: now, into: &fx)
+    if case .result(_, .tokenRefreshed) = event {
+      fx.removeAll { if case .deliverIDToken = $0 { true } else { false } }
+    }
+  }
+}
+
+@Suite("The net catches bugs: broken reducers are caught and shrunk")
+struct BrokenReducerTests {
+  @Test(
+    "each broken reducer breaks the invariant it should, with a short counterexample",
+    arguments: [
+      ("no single flight", 3), ("deletes the anonymous account before the sign-in", 2),
+      ("signs out on a network error", 5), ("accepts stale results", 6),
+      ("reauthentication switches users", 8), ("forgets token waiters", 9),
+    ])
+  func caught(name: String, invariant: Int) {
+    let reducer: World.Reducer =
+      switch invariant {
+      case 3: Broken.noSingleFlight
+      case 2: Broken.deleteAnonymousEarly
+      case 5: Broken.signOutOnNetworkError
+      case 6: Broken.acceptsStale
+      case 8: Broken.reauthSwitchesUsers
+      default: Broken.dropsWaiters
+      }
+    var config = PropertyTester.Config()
+    config.sequences = 20_000
+    config.reducer = reducer
+    config.codingEvery = 0
+    let summary = PropertyTester(config).run()
+    guard let failure = summary.failure else {
+      Issue.record("\(name): no invariant broken in \(summary.sequences) sequences")
+      return
+    }
+    #expect(failure.violations.contains { $0.invariant == invariant }, "\(failure.violations)")
+    #expect(failure.events.count <= 12, "shrunk to \(failure.events.count) events")
+    print(
+      "broken reducer '\(name)': invariant \(invariant) caught after \(summary.sequences)"
+        + " sequences; counterexample shrunk from \(failure.originalLength) to"
+        + " \(failure.events.count) events")
+  }
+
+  @Test("the model checker catches a broken reducer too, with a shortest path")
+  func checkerCatches() {
+    var options = ModelChecker.Options()
+    options.reducer = Broken.noSingleFlight
+    options.maxDepth = 8
+    let result = ModelChecker(options: options).run()
+    #expect(result.violationCount > 0)
+    let shortest = result.violations.map(\.events.count).min() ?? 0
+    #expect(shortest > 0 && shortest <= 8)
+  }
+}
