@@ -14,6 +14,8 @@ public struct Transition: Sendable {
   public var effects: [Effect]
   /// The 0-based step that caused it.
   public var step: Int
+  /// Whether the machine changed or emitted effects (false for an ignored event).
+  public var changed: Bool
 }
 
 /// Why a scenario failed.
@@ -179,7 +181,9 @@ public struct ScenarioRunner {
         ).map { "\($0) (at \(Render.event(event, redactor)) in \(from))" }
       }
       transitions.append(
-        Transition(at: now, from: from, event: event, to: to, effects: effects, step: stepIndex))
+        Transition(
+          at: now, from: from, event: event, to: to, effects: effects, step: stepIndex,
+          changed: !effects.isEmpty || before != machine))
       for effect in effects {
         stepEffects.append(effect)
         execute(effect, queue: &queue)

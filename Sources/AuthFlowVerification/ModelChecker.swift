@@ -13,8 +13,6 @@ public struct ModelChecker {
     public var policy = Policy()
     /// A stand-in reducer (to prove the checker catches bugs).
     public var reducer: World.Reducer?
-    /// Receives every state found (for diagnostics).
-    public var dump: (@Sendable ([AbstractState]) -> Void)?
     /// How many counterexamples to keep.
     public var keepViolations = 5
     /// Called every so many states with (states, transitions, depth).
@@ -63,7 +61,7 @@ public struct ModelChecker {
     public var cannotSignOutExample: [WorldEvent]?
     /// States whose every move leads back to themselves.
     public var deadEnds = 0
-    /// Every top-level edge seen.
+    /// Every top-level edge seen (transitions that change the machine or emit effects).
     public var edges: Set<Edge> = []
   }
 
@@ -126,10 +124,13 @@ public struct ModelChecker {
           event = e
         }
         let violations = w.apply(event) { step in
-          result.edges.insert(
-            Edge(
-              from: step.before.state.name, event: Self.kind(step.event), to: step.after.state.name)
-          )
+          // Only transitions that do something: an ignored intent or a stale answer is no edge.
+          if !step.effects.isEmpty || step.before != step.after {
+            result.edges.insert(
+              Edge(
+                from: step.before.state.name, event: Self.kind(step.event),
+                to: step.after.state.name))
+          }
         }
         result.transitions += 1
         let s = AbstractState(w)
@@ -163,7 +164,6 @@ public struct ModelChecker {
     }
     result.states = states.count
     result.complete = !stoppedEarly
-    if let dump = options.dump { dump(states) }
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
       var reverse = [[Int32]](repeating: [], count: states.count)

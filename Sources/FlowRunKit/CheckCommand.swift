@@ -54,11 +54,6 @@ extension FlowRun {
         FileHandle.standardError.write(Data(line.utf8))
       }
     }
-    if ProcessInfo.processInfo.environment["FLOWRUN_DUMP"] != nil {
-      options.dump = { states in
-        for s in states { print(JSONValue.encoding(s.machine.state).compactText, s.timers) }
-      }
-    }
     let clock = ContinuousClock()
     let start = clock.now
     let result = ModelChecker(options: options).run()

@@ -10,6 +10,8 @@ public enum FlowRun {
            flowrun validate <path> ...
            flowrun schema
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
+           flowrun graph [--format mermaid|dot]
+           flowrun coverage <path> ...
     """
 
   static let help = """
@@ -37,6 +39,8 @@ public enum FlowRun {
       validate                Parse and check scenario files without running them.
       schema                  Print the JSON Schema of the scenario format.
       check                   Explore every reachable state and check the invariants.
+      graph                   Print the state diagram derived from the exploration.
+      coverage                Show which reachable transitions the scenarios exercise.
 
       See 'flowrun help <subcommand>' for detailed help.
 
@@ -82,7 +86,7 @@ public enum FlowRun {
     var args = args
     let sub: String
     switch args.first {
-    case "run", "validate", "schema", "help", "check":
+    case "run", "validate", "schema", "help", "check", "graph", "coverage":
       sub = args.removeFirst()
     default:
       sub = "run"
@@ -95,10 +99,14 @@ public enum FlowRun {
         case "validate": return CommandOutput(code: 0, stdout: validateHelp)
         case "schema": return CommandOutput(code: 0, stdout: schemaHelp)
         case "check": return CommandOutput(code: 0, stdout: checkHelp)
+        case "graph": return CommandOutput(code: 0, stdout: graphHelp)
+        case "coverage": return CommandOutput(code: 0, stdout: coverageHelp)
         case let other?: throw UsageError(message: "no subcommand '\(other)'")
         }
       case "validate": return try validate(args)
       case "check": return try check(args)
+      case "graph": return try graph(args)
+      case "coverage": return try coverage(args)
       case "schema":
         let a = try Arguments(args, flags: ["-h", "--help"], options: [])
         if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: schemaHelp) }

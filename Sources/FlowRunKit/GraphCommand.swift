@@ -1,0 +1,83 @@
+import AuthFlowCore
+import AuthFlowScenarios
+import AuthFlowVerification
+import Foundation
+
+extension FlowRun {
+  static let graphHelp = """
+    OVERVIEW: Print the state diagram, derived from exploring the machine (not drawn by hand).
+
+    USAGE: flowrun graph [--format <format>]
+
+    OPTIONS:
+      --format <format>       mermaid or dot (default: mermaid).
+      -h, --help              Show help information.
+
+    Each arrow joins two top-level states and is labelled with the event kinds that take it;
+    events that leave the top-level state unchanged (a token refresh) are not drawn.
+
+    """
+
+  static let coverageHelp = """
+    OVERVIEW: Show which reachable transitions the scenario files exercise.
+
+    USAGE: flowrun coverage [--quiet] <path> ...
+
+    ARGUMENTS:
+      <path>                  A scenario file, or a directory searched for *.json files.
+
+    OPTIONS:
+      --quiet                 Print only the summary line.
+      -h, --help              Show help information.
+
+    A transition is a (state, event kind) pair that changes the machine or emits effects; the
+    reachable ones come from `flowrun check`'s exploration.
+
+    """
+
+  static func graph(_ args: [String]) throws -> CommandOutput {
+    let a = try Arguments(args, flags: ["-h", "--help"], options: ["--format"])
+    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: graphHelp) }
+    if !a.positional.isEmpty { throw UsageError(message: "graph takes no arguments") }
+    let format = a.options["--format"] ?? "mermaid"
+    let edges = ModelChecker().run().edges
+    switch format {
+    case "mermaid": return CommandOutput(code: 0, stdout: StateGraph.mermaid(edges))
+    case "dot": return CommandOutput(code: 0, stdout: StateGraph.dot(edges))
+    default: throw UsageError(message: "--format must be mermaid or dot, not '\(format)'")
+    }
+  }
+
+  static func coverage(_ args: [String]) throws -> CommandOutput {
+    let a = try Arguments(args, flags: ["-h", "--help", "--quiet"], options: [])
+    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: coverageHelp) }
+    guard !a.positional.isEmpty else {
+      throw UsageError(message: "give at least one scenario file or directory")
+    }
+    let (files, missing) = ScenarioFiles.expand(a.positional)
+    if let first = missing.first {
+      return CommandOutput(code: ExitCode.noInput, stderr: "✘ \(first): no such file or directory\n")
+    }
+    var reports: [ScenarioReport] = []
+    var errors = ""
+    for file in files {
+      do {
+        reports.append(ScenarioRunner.run(try Scenario.load(path: file)))
+      } catch {
+        errors += "✘ \(error)\n"
+      }
+    }
+    if !errors.isEmpty { return CommandOutput(code: ExitCode.dataError, stderr: errors) }
+    let reachable = ModelChecker().run().edges
+    let (covered, missed) = StateGraph.coverage(reachable: reachable, reports: reports)
+    let total = covered.count + missed.count
+    let percent = total == 0 ? 100 : Double(covered.count) * 100 / Double(total)
+    var out = ""
+    if !a.has("--quiet") {
+      for p in missed { out += "  missed: \(p.state) + \(p.event)\n" }
+    }
+    out += "\(covered.count) of \(total) reachable transitions exercised by \(reports.count)"
+    out += " scenarios (\(String(format: "%.1f", percent))%).\n"
+    return CommandOutput(code: 0, stdout: out)
+  }
+}

@@ -1,0 +1,77 @@
+import AuthFlowCore
+import AuthFlowScenarios
+import AuthFlowVerification
+import FlowRunKit
+import Foundation
+import Testing
+
+/// One full exploration, shared by the tests that need it (it takes seconds in a debug build).
+let fullSpace = ModelChecker().run()
+
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+@Suite("Model checking the whole space")
+struct CheckerTests {
+  @Test("the full space is explored with no invariant broken and no way to get stuck")
+  func fullSpaceIsSafe() {
+    #expect(fullSpace.complete)
+    #expect(fullSpace.states > 1_000)
+    #expect(fullSpace.violationCount == 0, "\(fullSpace.violations.first?.violations ?? [])")
+    #expect(fullSpace.cannotSignOut == 0)
+    #expect(fullSpace.deadEnds == 0)
+  }
+
+  @Test("Docs/StateMachine.md embeds the current diagram")
+  func diagramUpToDate() throws {
+    let doc = try String(
+      contentsOf: repositoryRoot.appendingPathComponent("Docs/StateMachine.md"), encoding: .utf8)
+    let begin = "<!-- flowrun graph: begin -->\n```mermaid\n"
+    let end = "```\n<!-- flowrun graph: end -->"
+    let start = try #require(doc.range(of: begin))
+    let stop = try #require(doc.range(of: end))
+    let embedded = String(doc[start.upperBound..<stop.lowerBound])
+    #expect(
+      embedded == StateGraph.mermaid(fullSpace.edges),
+      "regenerate with: swift run flowrun graph, and paste between the markers")
+  }
+
+  @Test("Scenarios/ exercise at least 90% of the reachable transitions")
+  func coverage() throws {
+    let files = ScenarioFiles.expand([repositoryRoot.appendingPathComponent("Scenarios").path]).files
+    let reports = try files.map { ScenarioRunner.run(try Scenario.load(path: $0)) }
+    let (covered, missed) = StateGraph.coverage(reachable: fullSpace.edges, reports: reports)
+    let ratio = Double(covered.count) / Double(covered.count + missed.count)
+    #expect(ratio >= 0.9, "missed: \(missed.map { "\($0.state) + \($0.event)" })")
+  }
+
+  @Test("canonical states ignore token names and absolute time")
+  func canonical() {
+    func story(_ prefix: String, at start: Double) -> World {
+      var w = World(now: Instant(start))
+      w.apply(.send(.appLaunched))
+      w.apply(.respond(to: "loadSession", requestId: 1, with: .sessionLoaded(session: nil)))
+      w.apply(.send(.signInAnonymouslyTapped))
+      let s = Session(
+        uid: "anon-1", anonymous: true, idToken: prefix + "-id", refreshToken: prefix + "-rt",
+        expiresAt: Instant(start + 3600))
+      w.apply(.respond(to: "signUpAnonymously", requestId: 2, with: .signedIn(session: s)))
+      return w
+    }
+    #expect(AbstractState(story("a", at: 1000)) == AbstractState(story("b", at: 99_000)))
+  }
+
+  @Test("flowrun check: a bounded run prints its figures; json parses; bad options exit 64")
+  func command() throws {
+    let text = FlowRun.main(["check", "--depth", "4"])
+    #expect(text.code == 0)
+    #expect(text.stdout.contains("states and"))
+    #expect(text.stdout.contains("Invariants: all hold on every transition."))
+    #expect(text.stdout.contains("Liveness: not checked"))
+    let json = FlowRun.main(["check", "--depth", "3", "--format", "json"])
+    let parsed = try JSONValue.parse(json.stdout)
+    #expect(parsed["violations"] == .number(0))
+    #expect(FlowRun.main(["check", "--depth", "zero"]).code == 64)
+    #expect(FlowRun.main(["graph", "--format", "svg"]).code == 64)
+  }
+}
