@@ -5,6 +5,7 @@ let package = Package(
   name: "AuthFlow",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
+    .library(name: "AuthFlowRuntime", targets: ["AuthFlowRuntime"]),
     .library(name: "AuthFlowVerification", targets: ["AuthFlowVerification"]),
     .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
     .library(name: "AuthFlowScenarios", targets: ["AuthFlowScenarios"]),
@@ -15,6 +16,8 @@ let package = Package(
     .target(name: "AuthFlowCore"),
     // Scenario files, the scripted interpreter and the runner.
     .target(name: "AuthFlowScenarios", dependencies: ["AuthFlowCore"]),
+    // What apps embed: the runtime actor, session stores, the observable model.
+    .target(name: "AuthFlowRuntime", dependencies: ["AuthFlowCore"]),
     // Invariant checking at scale: generators, shrinking, the model checker.
     .target(name: "AuthFlowVerification", dependencies: ["AuthFlowCore", "AuthFlowScenarios"]),
     // The commands behind `flowrun`, as a library so tests can call them.
@@ -25,6 +28,13 @@ let package = Package(
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
+    // Writes sessions in a loop until killed: the crash-safety test's victim.
+    .executableTarget(
+      name: "authflow-crash-fixture", dependencies: ["AuthFlowRuntime", "AuthFlowCore"],
+      path: "Tests/Fixtures/CrashFixture"),
+    .testTarget(
+      name: "AuthFlowRuntimeTests",
+      dependencies: ["AuthFlowRuntime", "AuthFlowCore", "authflow-crash-fixture"]),
     .testTarget(
       name: "AuthFlowVerificationTests",
       dependencies: ["AuthFlowVerification", "AuthFlowCore", "AuthFlowScenarios", "FlowRunKit"]

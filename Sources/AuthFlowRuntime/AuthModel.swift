@@ -1,0 +1,105 @@
+import AuthFlowCore
+import Foundation
+import Observation
+
+/// An observable view of a runtime for SwiftUI (or any Observation client): the state, whether a
+/// flow is running, the last error, and one method per intent.
+@MainActor
+@Observable
+public final class AuthModel {
+  /// The machine's state.
+  public private(set) var state: AuthState = .starting
+  /// The last error notification, cleared by `dismissError()`.
+  public private(set) var lastError: AuthError?
+  /// A pending migration the app must carry out (move data, then `migrationFinished()`).
+  public private(set) var migration: (from: String, to: String)?
+  /// The runtime underneath.
+  @ObservationIgnored public let runtime: AuthRuntime
+  @ObservationIgnored private var tasks: [Task<Void, Never>] = []
+
+  /// A model that follows `runtime`; call `start()` once.
+  public init(runtime: AuthRuntime) {
+    self.runtime = runtime
+  }
+
+  /// Subscribes to the runtime and reads the stored session.
+  public func start() {
+    let runtime = self.runtime
+    tasks.append(
+      Task { [weak self] in
+        for await state in await runtime.states() { self?.state = state }
+      })
+    tasks.append(
+      Task { [weak self] in
+        for await note in await runtime.notifications() { self?.handle(note) }
+      })
+    Task { await runtime.start() }
+  }
+
+  /// Stops following the runtime.
+  public func stop() {
+    for t in tasks { t.cancel() }
+    tasks = []
+  }
+
+  /// True while a request of the current flow is in flight (show a spinner).
+  public var isBusy: Bool {
+    switch state {
+    case .starting, .restoring, .signingInAnonymously, .googleAuthenticated, .migrating,
+      .deletingAccount, .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
+      true
+    case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
+      .reauthenticationRequired:
+      false
+    }
+  }
+
+  /// The signed-in session, if any.
+  public var session: Session? { state.session }
+
+  private func handle(_ note: AuthNotification) {
+    switch note {
+    case .error(let error), .signedOutAfterError(let error): lastError = error
+    case .sessionExpired: lastError = AuthError(code: "SESSION_EXPIRED")
+    case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
+    case .migrationReady(let from, let to): migration = (from, to)
+    case .passwordResetSent: break
+    }
+  }
+
+  /// Forgets the last error.
+  public func dismissError() { lastError = nil }
+
+  private func send(_ intent: Intent) {
+    let runtime = self.runtime
+    Task { await runtime.send(intent) }
+  }
+
+  public func signInAnonymously() { send(.signInAnonymouslyTapped) }
+  public func signInWithGoogle() { send(.signInWithGoogleTapped) }
+  public func linkGoogle() { send(.linkGoogleTapped) }
+  public func signIn(email: String, password: String) {
+    send(.signInWithEmail(email: email, password: password))
+  }
+  public func createAccount(email: String, password: String) {
+    send(.createAccount(email: email, password: password))
+  }
+  public func sendPasswordReset(email: String) { send(.sendPasswordReset(email: email)) }
+  public func decideMigration(_ choice: MigrationChoice) { send(.migrationDecided(choice: choice)) }
+  /// Call once the anonymous user's data is moved.
+  public func migrationFinished() {
+    migration = nil
+    send(.migrationFinished)
+  }
+  public func reauthenticate() { send(.reauthenticateTapped) }
+  public func signOut(discardAnonymousData: Bool = false) {
+    send(.signOutTapped(discardAnonymousData: discardAnonymousData))
+  }
+  public func deleteAccount() { send(.deleteAccountTapped) }
+  public func cancel() { send(.cancelTapped) }
+
+  /// A valid ID token for an API call.
+  public func idToken(forceRefresh: Bool = false) async throws -> String {
+    try await runtime.idToken(forceRefresh: forceRefresh)
+  }
+}
