@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
     .library(name: "AuthFlowScenarios", targets: ["AuthFlowScenarios"]),
     .executable(name: "flowrun", targets: ["flowrun"]),
+    .executable(name: "flowbench", targets: ["flowbench"]),
   ],
   targets: [
     // The pure state machine: no Foundation, no I/O, no clock.
@@ -25,6 +26,15 @@ let package = Package(
       name: "FlowRunKit",
       dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification"]
     ),
+    // Counts heap allocations for the benchmarks (glibc only; linked into flowbench alone).
+    .target(name: "MallocCounter"),
+    // Benchmarks: the cost of a transition, a replay, a model check.
+    .executableTarget(
+      name: "flowbench",
+      dependencies: [
+        "AuthFlowCore", "AuthFlowScenarios", "AuthFlowVerification", "AuthFlowRuntime",
+        "MallocCounter",
+      ]),
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),

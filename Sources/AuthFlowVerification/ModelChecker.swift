@@ -63,6 +63,9 @@ public struct ModelChecker {
     public var deadEnds = 0
     /// Every top-level edge seen (transitions that change the machine or emit effects).
     public var edges: Set<Edge> = []
+
+    /// An empty result.
+    public init() {}
   }
 
   let options: Options

@@ -1,0 +1,81 @@
+import AuthFlowScenarios
+import Foundation
+
+let help = """
+  OVERVIEW: Measure the cost of a transition, a replay and a model check, side by side.
+
+  USAGE: swift run -c release flowbench [--json] [--runs <n>] [--scenarios <dir>]
+
+  OPTIONS:
+    --json                  Print the figures as JSON instead of a table.
+    --runs <n>              Samples per figure (default: 5); each figure shows median, min, max.
+    --scenarios <dir>       The scenario directory for the replay figures (default: Scenarios).
+    -h, --help              Show help information.
+
+  Build with -c release: a debug build measures the debugger-friendly code, not the product.
+
+  """
+
+var args = Array(CommandLine.arguments.dropFirst())
+var json = false
+var runs = 5
+var directory = "Scenarios"
+while let arg = args.first {
+  args.removeFirst()
+  switch arg {
+  case "-h", "--help":
+    print(help, terminator: "")
+    exit(0)
+  case "--json": json = true
+  case "--runs":
+    guard let v = args.first, let n = Int(v), n > 0 else {
+      FileHandle.standardError.write(Data("Error: --runs takes a positive number\n\(help)".utf8))
+      exit(64)
+    }
+    args.removeFirst()
+    runs = n
+  case "--scenarios":
+    guard let v = args.first else {
+      FileHandle.standardError.write(Data("Error: --scenarios takes a directory\n".utf8))
+      exit(64)
+    }
+    args.removeFirst()
+    directory = v
+  default:
+    FileHandle.standardError.write(Data("Error: unknown argument '\(arg)'\n\(help)".utf8))
+    exit(64)
+  }
+}
+
+#if DEBUG
+  FileHandle.standardError.write(
+    Data("warning: this is a debug build; run `swift run -c release flowbench`\n".utf8))
+#endif
+
+@MainActor func progress(_ text: String) {
+  if !json { FileHandle.standardError.write(Data("  measuring \(text)…\n".utf8)) }
+}
+
+do {
+  var figures: [Figure] = []
+  progress("the hot path")
+  figures += Bench.hotPath(runs: runs)
+  progress("mixed flows")
+  figures += Bench.mixed(try stories(from: directory), runs: runs)
+  progress("replay")
+  figures += try Bench.replay(directory: directory, runs: runs)
+  let flowrun = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("flowrun").path
+  figures += Bench.flowrunWall(
+    binary: flowrun, scenario: directory + "/anonymous-upgrade.json", runs: max(runs, 10))
+  progress("the model checker")
+  figures += Bench.modelCheck(runs: min(runs, 3))
+  progress("memory")
+  figures += Bench.memory(runs: min(runs, 3))
+  progress("10,000 runtimes")
+  figures += await Bench.runtimes(runs: min(runs, 3))
+  print(json ? Report.json(figures) : Report.table(figures), terminator: "")
+} catch {
+  FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+  exit(1)
+}
