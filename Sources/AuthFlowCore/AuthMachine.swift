@@ -68,7 +68,9 @@ extension AuthMachine {
     if session.expiresAt - now > policy.refreshMargin {
       fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(session, now: now)))
       if !waiters.isEmpty {
-        fx.append(.deliverIDToken(requestIds: waiters, result: .token(idToken: session.idToken)))
+        fx.append(
+          .deliverIDToken(requestIds: RequestIDs(waiters), result: .token(idToken: session.idToken))
+        )
       }
     } else {
       // The token is already inside the margin: refresh at once, and let the waiters join.
@@ -107,7 +109,8 @@ extension AuthMachine {
     notification: AuthNotification?, fx: inout [Effect]
   ) {
     if case .refreshing(_, let waiters, _) = user.token, !waiters.isEmpty {
-      fx.append(.deliverIDToken(requestIds: waiters, result: .failure(error: waiterError)))
+      fx.append(
+        .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: waiterError)))
     }
     fx.append(.cancelTimer(timer: .tokenRefresh))
     fx.append(.clearSession)

@@ -128,6 +128,25 @@ extension AuthState {
     }
   }
 
+  /// The current ID token and its expiry, when a user is signed in and no refresh is in flight:
+  /// the hot path of `idTokenRequested` reads only these, without copying the user.
+  @inline(__always)
+  var idleToken: (idToken: String, expiresAt: Instant)? {
+    switch self {
+    case .anonymous(let u), .firebaseAuthenticated(let u), .deletingAccount(_, let u),
+      .reauthenticationRequired(_, let u), .migrationRequired(_, _, let u),
+      .migrating(_, _, _, let u):
+      if case .refreshing = u.token { return nil }
+      return (u.session.idToken, u.session.expiresAt)
+    case .awaitingProvider(_, _, let u?), .googleAuthenticated(_, _, _, let u?),
+      .creatingAccount(_, _, let u?):
+      if case .refreshing = u.token { return nil }
+      return (u.session.idToken, u.session.expiresAt)
+    default:
+      return nil
+    }
+  }
+
   /// The session this state stands for (what must be stored), if any.
   public var session: Session? { user?.session }
 

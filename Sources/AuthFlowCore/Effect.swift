@@ -29,7 +29,7 @@ public enum Effect: Hashable, Codable, Sendable {
   /// Forget a scheduled timer.
   case cancelTimer(timer: TimerID)
   /// Answer `idTokenRequested` calls.
-  case deliverIDToken(requestIds: [RequestID], result: TokenResult)
+  case deliverIDToken(requestIds: RequestIDs, result: TokenResult)
   /// Tell the app something it must act on.
   case notify(notification: AuthNotification)
 }

@@ -74,7 +74,8 @@ extension AuthMachine {
     case .sessionLoaded(nil):
       state = .signedOut
       if !waiters.isEmpty {
-        fx.append(.deliverIDToken(requestIds: waiters, result: .failure(error: .notSignedIn)))
+        fx.append(
+          .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: .notSignedIn)))
       }
     default:
       var error = AuthError.unexpectedResponse
@@ -91,7 +92,8 @@ extension AuthMachine {
       state = .signedOut
       fx.append(.clearSession)
       if !waiters.isEmpty {
-        fx.append(.deliverIDToken(requestIds: waiters, result: .failure(error: .notSignedIn)))
+        fx.append(
+          .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: .notSignedIn)))
       }
       Self.report(error, &fx)
     }

@@ -8,14 +8,25 @@ extension AuthMachine {
   ) {
     switch state {
     case .starting:
-      fx.append(.deliverIDToken(requestIds: [requestId], result: .failure(error: .notStarted)))
+      fx.append(
+        .deliverIDToken(
+          requestIds: RequestIDs(single: requestId), result: .failure(error: .notStarted)))
     case .restoring(let r, var waiters, let retryAt):
       // Never answer "signed out" before the stored session was read: wait for it.
       waiters.append(requestId)
       state = .restoring(request: r, waiters: waiters, retryAt: retryAt)
     default:
+      if !force, let (token, expiresAt) = state.idleToken, expiresAt - now > policy.refreshMargin {
+        // The hot path: answered from the session, nothing copied, nothing allocated.
+        fx.append(
+          .deliverIDToken(requestIds: RequestIDs(single: requestId), result: .token(idToken: token))
+        )
+        return
+      }
       guard var user = state.user else {
-        fx.append(.deliverIDToken(requestIds: [requestId], result: .failure(error: .notSignedIn)))
+        fx.append(
+          .deliverIDToken(
+            requestIds: RequestIDs(single: requestId), result: .failure(error: .notSignedIn)))
         return
       }
       switch user.token {
@@ -26,7 +37,8 @@ extension AuthMachine {
         if !force && user.session.expiresAt - now > policy.refreshMargin {
           fx.append(
             .deliverIDToken(
-              requestIds: [requestId], result: .token(idToken: user.session.idToken)))
+              requestIds: RequestIDs(single: requestId),
+              result: .token(idToken: user.session.idToken)))
           return
         }
         var failures = 0
@@ -107,7 +119,8 @@ extension AuthMachine {
       fx.append(.persistSession(session: user.session))
       fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(user.session, now: now)))
       if !waiters.isEmpty {
-        fx.append(.deliverIDToken(requestIds: waiters, result: .token(idToken: idToken)))
+        fx.append(
+          .deliverIDToken(requestIds: RequestIDs(waiters), result: .token(idToken: idToken)))
       }
       state.replaceUser(user)
     case .requestFailed(let error) where error.kind == .sessionDead:
@@ -117,7 +130,7 @@ extension AuthMachine {
       if case .requestFailed(let e) = result { error = e }
       // Anything else keeps the user signed in and retries later, doubling the delay.
       if !waiters.isEmpty {
-        fx.append(.deliverIDToken(requestIds: waiters, result: .failure(error: error)))
+        fx.append(.deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: error)))
       }
       let delay = policy.backoffDelay(failures: failures + 1, throttled: error.kind == .throttled)
       let until = now + delay

@@ -53,7 +53,8 @@ public actor AuthRuntime {
 
   /// States as they change; each subscriber gets the current state first.
   public func states() -> AsyncStream<AuthState> {
-    let (stream, continuation) = AsyncStream<AuthState>.makeStream(bufferingPolicy: .bufferingNewest(64))
+    let (stream, continuation) = AsyncStream<AuthState>.makeStream(
+      bufferingPolicy: .bufferingNewest(64))
     let id = subscriberID()
     stateSubscribers[id] = continuation
     continuation.yield(machine.state)
@@ -118,7 +119,8 @@ public actor AuthRuntime {
         } catch let error as SessionStoreError {
           result = .requestFailed(error: error.authError)
         } catch {
-          result = .requestFailed(error: AuthError(code: "STORAGE_UNAVAILABLE", message: "\(error)"))
+          result = .requestFailed(
+            error: AuthError(code: "STORAGE_UNAVAILABLE", message: "\(error)"))
         }
         await self.receiveResult(id, result)
       }

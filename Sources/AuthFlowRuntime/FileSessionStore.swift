@@ -40,13 +40,15 @@ public struct FileSessionStore: SessionStore {
   public func save(_ session: Session) async throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(StoredSession(version: StoredSession.currentVersion, session: session))
+    let data = try encoder.encode(
+      StoredSession(version: StoredSession.currentVersion, session: session))
     try Self.writeAtomically(data, to: path)
   }
 
   public func clear() async throws {
     guard unlink(path) == 0 || errno == ENOENT else {
-      throw SessionStoreError.writeFailed("cannot remove \(path): \(String(cString: strerror(errno)))")
+      throw SessionStoreError.writeFailed(
+        "cannot remove \(path): \(String(cString: strerror(errno)))")
     }
   }
 
@@ -55,7 +57,8 @@ public struct FileSessionStore: SessionStore {
     let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
     guard fd >= 0 else {
-      throw SessionStoreError.writeFailed("cannot create \(temporary): \(String(cString: strerror(errno)))")
+      throw SessionStoreError.writeFailed(
+        "cannot create \(temporary): \(String(cString: strerror(errno)))")
     }
     var ok = data.withUnsafeBytes { buffer -> Bool in
       var offset = 0

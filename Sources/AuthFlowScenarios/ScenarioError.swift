@@ -83,24 +83,104 @@ enum Suggest {
   }
 }
 
-/// ISO 8601 times as scenario files write them.
+/// ISO 8601 times as scenario files write them, in UTC; pure arithmetic (no formatter objects,
+/// which cost more to create than a whole scenario step).
 enum ISOTime {
-  /// Parses `2026-01-01T09:00:00Z` (fractional seconds and offsets allowed).
+  /// Parses `2026-01-01T09:00:00Z`, with optional fractional seconds and a `±HH:MM` offset.
   static func parse(_ text: String) -> Instant? {
-    let plain = ISO8601DateFormatter()
-    if let d = plain.date(from: text) { return Instant(d.timeIntervalSince1970) }
-    let fractional = ISO8601DateFormatter()
-    fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let d = fractional.date(from: text) { return Instant(d.timeIntervalSince1970) }
-    return nil
+    let c = Array(text.utf8)
+    func digits(_ at: Int, _ n: Int) -> Int? {
+      guard at + n <= c.count else { return nil }
+      var v = 0
+      for i in at..<(at + n) {
+        guard c[i] >= 48, c[i] <= 57 else { return nil }
+        v = v * 10 + Int(c[i] - 48)
+      }
+      return v
+    }
+    guard c.count >= 20, c[4] == UInt8(ascii: "-"), c[7] == UInt8(ascii: "-"),
+      c[10] == UInt8(ascii: "T") || c[10] == UInt8(ascii: "t"), c[13] == UInt8(ascii: ":"),
+      c[16] == UInt8(ascii: ":"), let year = digits(0, 4), let month = digits(5, 2),
+      let day = digits(8, 2), let hour = digits(11, 2), let minute = digits(14, 2),
+      let second = digits(17, 2), (1...12).contains(month), (1...31).contains(day), hour < 24,
+      minute < 60, second < 61
+    else { return nil }
+    var i = 19
+    var fraction = 0.0
+    if c[i] == UInt8(ascii: ".") {
+      i += 1
+      var scale = 0.1
+      let start = i
+      while i < c.count, c[i] >= 48, c[i] <= 57 {
+        fraction += Double(c[i] - 48) * scale
+        scale /= 10
+        i += 1
+      }
+      if i == start { return nil }
+    }
+    var offset = 0
+    guard i < c.count else { return nil }
+    switch c[i] {
+    case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+      i += 1
+    case UInt8(ascii: "+"), UInt8(ascii: "-"):
+      guard let h = digits(i + 1, 2), i + 3 < c.count, c[i + 3] == UInt8(ascii: ":"),
+        let m = digits(i + 4, 2)
+      else { return nil }
+      offset = (h * 3600 + m * 60) * (c[i] == UInt8(ascii: "-") ? -1 : 1)
+      i += 6
+    default:
+      return nil
+    }
+    guard i == c.count else { return nil }
+    let days = daysFromCivil(year, month, day)
+    let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+    return Instant(Double(seconds) + fraction)
   }
 
   /// Formats an instant as `2026-01-01T09:00:00Z` (with milliseconds when not whole).
   static func format(_ instant: Instant) -> String {
-    let f = ISO8601DateFormatter()
-    if instant.seconds != instant.seconds.rounded() {
-      f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let total = instant.seconds.rounded(.down)
+    var millis = Int(((instant.seconds - total) * 1000).rounded())
+    var whole = Int(total)
+    if millis == 1000 {
+      whole += 1
+      millis = 0
     }
-    return f.string(from: Date(timeIntervalSince1970: instant.seconds))
+    let days = Int((Double(whole) / 86_400).rounded(.down))
+    let rest = whole - days * 86_400
+    let (y, m, d) = civilFromDays(days)
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    var out =
+      "\(y)-\(two(m))-\(two(d))T\(two(rest / 3600)):\(two(rest % 3600 / 60)):\(two(rest % 60))"
+    if millis != 0 {
+      let ms = String(millis)
+      out += "." + String(repeating: "0", count: 3 - ms.count) + ms
+    }
+    return out + "Z"
+  }
+
+  /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146_097 + doe - 719_468
+  }
+
+  /// The date of a day count since 1970-01-01.
+  static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
   }
 }

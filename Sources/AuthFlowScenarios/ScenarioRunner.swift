@@ -112,7 +112,6 @@ public struct ScenarioRunner {
     stepIndex = index
     stepEffects.removeAll(keepingCapacity: true)
     stepPath.removeAll(keepingCapacity: true)
-    let actionText = Render.action(step.action, redactor)
     var problems: [String] = []
     switch step.action {
     case .send(let intent):
@@ -129,7 +128,7 @@ public struct ScenarioRunner {
       guard let i = pending.firstIndex(where: { $0.name == to }) else {
         let waiting = pending.isEmpty ? "none" : pending.map(\.name).joined(separator: ", ")
         return StepFailure(
-          step: index, action: actionText,
+          step: index, action: Render.action(step.action, redactor),
           problems: ["no pending \"\(to)\" request to respond to (pending: \(waiting))"])
       }
       let request = pending.remove(at: i)
@@ -153,7 +152,9 @@ public struct ScenarioRunner {
     problems += invariantProblems
     invariantProblems.removeAll()
     if let expect = step.expect { problems += check(expect) }
-    return problems.isEmpty ? nil : StepFailure(step: index, action: actionText, problems: problems)
+    return problems.isEmpty
+      ? nil
+      : StepFailure(step: index, action: Render.action(step.action, redactor), problems: problems)
   }
 
   private var livelock: String {

@@ -4,7 +4,9 @@ import AuthFlowScenarios
 /// The top-level state diagram and transition coverage, both derived from an exploration.
 public enum StateGraph {
   /// Edges between different states, each with the event kinds that take it, sorted.
-  public static func arrows(_ edges: Set<ModelChecker.Edge>) -> [(from: String, to: String, events: [String])] {
+  public static func arrows(_ edges: Set<ModelChecker.Edge>) -> [(
+    from: String, to: String, events: [String]
+  )] {
     var grouped: [String: [String: Set<String>]] = [:]
     for e in edges where e.from != e.to {
       grouped[e.from, default: [:]][e.to, default: []].insert(e.event)

@@ -56,7 +56,8 @@ extension FlowRun {
     }
     let (files, missing) = ScenarioFiles.expand(a.positional)
     if let first = missing.first {
-      return CommandOutput(code: ExitCode.noInput, stderr: "✘ \(first): no such file or directory\n")
+      return CommandOutput(
+        code: ExitCode.noInput, stderr: "✘ \(first): no such file or directory\n")
     }
     var reports: [ScenarioReport] = []
     var errors = ""

@@ -15,9 +15,15 @@ enum Report {
     guard let bound = Double(digits) else { return target }
     let m = f.median
     let ok: Bool
-    if target.hasPrefix("≤") { ok = m <= bound } else if target.hasPrefix("<") {
+    if target.hasPrefix("≤") {
+      ok = m <= bound
+    } else if target.hasPrefix("<") {
       ok = m < bound
-    } else if target.hasPrefix("≥") { ok = m >= bound } else { ok = m == bound }
+    } else if target.hasPrefix("≥") {
+      ok = m >= bound
+    } else {
+      ok = m == bound
+    }
     return "\(target) \(ok ? "✔" : "✘")"
   }
 

@@ -10,6 +10,7 @@ let help = """
     --json                  Print the figures as JSON instead of a table.
     --runs <n>              Samples per figure (default: 5); each figure shows median, min, max.
     --scenarios <dir>       The scenario directory for the replay figures (default: Scenarios).
+    --only <section>        One section: hot, mixed, replay, check, memory or runtimes.
     -h, --help              Show help information.
 
   Build with -c release: a debug build measures the debugger-friendly code, not the product.
@@ -20,6 +21,8 @@ var args = Array(CommandLine.arguments.dropFirst())
 var json = false
 var runs = 5
 var directory = "Scenarios"
+var only: String? = nil
+let sections = ["hot", "mixed", "replay", "check", "memory", "runtimes"]
 while let arg = args.first {
   args.removeFirst()
   switch arg {
@@ -34,6 +37,14 @@ while let arg = args.first {
     }
     args.removeFirst()
     runs = n
+  case "--only":
+    guard let v = args.first, sections.contains(v) else {
+      FileHandle.standardError.write(
+        Data("Error: --only takes one of \(sections.joined(separator: ", "))\n".utf8))
+      exit(64)
+    }
+    args.removeFirst()
+    only = v
   case "--scenarios":
     guard let v = args.first else {
       FileHandle.standardError.write(Data("Error: --scenarios takes a directory\n".utf8))
@@ -58,22 +69,35 @@ while let arg = args.first {
 
 do {
   var figures: [Figure] = []
-  progress("the hot path")
-  figures += Bench.hotPath(runs: runs)
-  progress("mixed flows")
-  figures += Bench.mixed(try stories(from: directory), runs: runs)
-  progress("replay")
-  figures += try Bench.replay(directory: directory, runs: runs)
-  let flowrun = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("flowrun").path
-  figures += Bench.flowrunWall(
-    binary: flowrun, scenario: directory + "/anonymous-upgrade.json", runs: max(runs, 10))
-  progress("the model checker")
-  figures += Bench.modelCheck(runs: min(runs, 3))
-  progress("memory")
-  figures += Bench.memory(runs: min(runs, 3))
-  progress("10,000 runtimes")
-  figures += await Bench.runtimes(runs: min(runs, 3))
+  func wanted(_ s: String) -> Bool { only == nil || only == s }
+  if wanted("hot") {
+    progress("the hot path")
+    figures += Bench.hotPath(runs: runs)
+  }
+  if wanted("mixed") {
+    progress("mixed flows")
+    figures += Bench.mixed(try stories(from: directory), runs: runs)
+  }
+  if wanted("replay") {
+    progress("replay")
+    figures += try Bench.replay(directory: directory, runs: runs)
+    let flowrun = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("flowrun").path
+    figures += Bench.flowrunWall(
+      binary: flowrun, scenario: directory + "/anonymous-upgrade.json", runs: max(runs, 10))
+  }
+  if wanted("check") {
+    progress("the model checker")
+    figures += Bench.modelCheck(runs: min(runs, 3))
+  }
+  if wanted("memory") {
+    progress("memory")
+    figures += Bench.memory(runs: min(runs, 3))
+  }
+  if wanted("runtimes") {
+    progress("10,000 runtimes")
+    figures += await Bench.runtimes(runs: min(runs, 3))
+  }
   print(json ? Report.json(figures) : Report.table(figures), terminator: "")
 } catch {
   FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

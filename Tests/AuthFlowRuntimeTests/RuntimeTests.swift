@@ -9,7 +9,8 @@ struct RuntimeTests {
   func restore() async throws {
     let clock = ManualClock()
     let runtime = AuthRuntime(
-      interpreter: TestInterpreter(), store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
+      interpreter: TestInterpreter(),
+      store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
       clock: clock)
     var early = await runtime.states().makeAsyncIterator()
     #expect(await early.next() == .starting)

@@ -64,7 +64,9 @@ struct StoreTests {
     await runtime.settled()
     #expect(await runtime.state == .signedOut)
     let note = await notes.next()
-    if case .error(let error)? = note { #expect(error.code == "CORRUPT_SESSION") } else {
+    if case .error(let error)? = note {
+      #expect(error.code == "CORRUPT_SESSION")
+    } else {
       Issue.record("expected an error notification, got \(String(describing: note))")
     }
     #expect(!FileManager.default.fileExists(atPath: path))
@@ -90,7 +92,9 @@ struct StoreTests {
           expiresAt: Sessions.t0 + 3600)))
     await runtime.send(.signInAnonymouslyTapped)
     let note = await notes.next()
-    if case .error(let error)? = note { #expect(error.code == "PERSIST_FAILED") } else {
+    if case .error(let error)? = note {
+      #expect(error.code == "PERSIST_FAILED")
+    } else {
       Issue.record("expected a write error, got \(String(describing: note))")
     }
     #expect(await runtime.state.name == "anonymous")
@@ -129,7 +133,9 @@ struct StoreTests {
     // Killed at different moments, it was caught with both sessions written.
     #expect(seen.count == 2)
     // Temporary files of killed writers may be left; the session file itself never suffers.
-    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0 != "session.json" }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+      $0 != "session.json"
+    }
     #expect(leftovers.allSatisfy { $0.hasPrefix("session.json.tmp-") })
   }
 
@@ -150,7 +156,8 @@ struct ModelTests {
   func follows() async {
     let interpreter = TestInterpreter()
     await interpreter.set("signUpAnonymously", .requestFailed(error: AuthError(code: "NETWORK")))
-    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore(), clock: ManualClock())
+    let runtime = AuthRuntime(
+      interpreter: interpreter, store: InMemorySessionStore(), clock: ManualClock())
     let model = AuthModel(runtime: runtime)
     model.start()
     #expect(await eventually { @MainActor in model.state == .signedOut })

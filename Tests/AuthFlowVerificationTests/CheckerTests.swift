@@ -38,7 +38,8 @@ struct CheckerTests {
 
   @Test("Scenarios/ exercise at least 90% of the reachable transitions")
   func coverage() throws {
-    let files = ScenarioFiles.expand([repositoryRoot.appendingPathComponent("Scenarios").path]).files
+    let files = ScenarioFiles.expand([repositoryRoot.appendingPathComponent("Scenarios").path])
+      .files
     let reports = try files.map { ScenarioRunner.run(try Scenario.load(path: $0)) }
     let (covered, missed) = StateGraph.coverage(reachable: fullSpace.edges, reports: reports)
     let ratio = Double(covered.count) / Double(covered.count + missed.count)
