@@ -5,6 +5,7 @@ let package = Package(
   name: "AuthFlow",
   platforms: [.macOS(.v13), .iOS(.v16)],
   products: [
+    .library(name: "AuthFlowHTTP", targets: ["AuthFlowHTTP"]),
     .library(name: "AuthFlowRuntime", targets: ["AuthFlowRuntime"]),
     .library(name: "AuthFlowVerification", targets: ["AuthFlowVerification"]),
     .library(name: "AuthFlowCore", targets: ["AuthFlowCore"]),
@@ -19,6 +20,8 @@ let package = Package(
     .target(name: "AuthFlowScenarios", dependencies: ["AuthFlowCore"]),
     // What apps embed: the runtime actor, session stores, the observable model.
     .target(name: "AuthFlowRuntime", dependencies: ["AuthFlowCore"]),
+    // The real interpreter: Google OAuth (PKCE, loopback, device flow) and Firebase over HTTP.
+    .target(name: "AuthFlowHTTP", dependencies: ["AuthFlowCore"]),
     // Invariant checking at scale: generators, shrinking, the model checker.
     .target(name: "AuthFlowVerification", dependencies: ["AuthFlowCore", "AuthFlowScenarios"]),
     // The commands behind `flowrun`, as a library so tests can call them.
@@ -38,6 +41,10 @@ let package = Package(
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
+    .testTarget(
+      name: "AuthFlowHTTPTests",
+      dependencies: ["AuthFlowHTTP", "AuthFlowCore", "AuthFlowRuntime"],
+      exclude: ["Support"]),
     // Writes sessions in a loop until killed: the crash-safety test's victim.
     .executableTarget(
       name: "authflow-crash-fixture", dependencies: ["AuthFlowRuntime", "AuthFlowCore"],

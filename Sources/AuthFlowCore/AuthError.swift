@@ -1,5 +1,5 @@
 /// An error from an interpreter or the machine itself, identified by its Firebase/OAuth code.
-public struct AuthError: Hashable, Codable, Sendable, CustomStringConvertible {
+public struct AuthError: Error, Hashable, Codable, Sendable, CustomStringConvertible {
   /// The wire code (`TOKEN_EXPIRED`, `NETWORK`, `HTTP_503`, …) or one of the machine's own codes.
   public var code: String
   /// Optional detail text (the part after `CODE : ` on the wire).

@@ -1,0 +1,252 @@
+import AuthFlowCore
+import Foundation
+
+/// Where Firebase's REST APIs live.
+public struct FirebaseEndpoints: Sendable, Equatable {
+  /// Identity Toolkit v1 base, ending in `/v1` (operations are `accounts:<op>`).
+  public var identityToolkit: URL
+  /// Secure Token base, ending in `/v1` (`/token` is appended).
+  public var secureToken: URL
+
+  /// Google's production endpoints.
+  public static let production = FirebaseEndpoints(
+    identityToolkit: URL(string: "https://identitytoolkit.googleapis.com/v1")!,
+    secureToken: URL(string: "https://securetoken.googleapis.com/v1")!)
+
+  /// The Auth emulator's layout at `host:port` (the production host becomes the first path
+  /// segment), as `FIREBASE_AUTH_EMULATOR_HOST` selects it.
+  public static func emulator(_ hostPort: String) -> FirebaseEndpoints {
+    FirebaseEndpoints(
+      identityToolkit: URL(string: "http://\(hostPort)/identitytoolkit.googleapis.com/v1")!,
+      secureToken: URL(string: "http://\(hostPort)/securetoken.googleapis.com/v1")!)
+  }
+
+  /// The emulator when `FIREBASE_AUTH_EMULATOR_HOST` is set, else production.
+  public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment)
+    -> FirebaseEndpoints
+  {
+    if let host = env["FIREBASE_AUTH_EMULATOR_HOST"], !host.isEmpty { return emulator(host) }
+    return production
+  }
+}
+
+/// Firebase Auth over its REST APIs: Identity Toolkit v1 and Secure Token.
+public struct FirebaseAPI: Sendable {
+  /// The Web API key (`?key=`).
+  public var apiKey: String
+  /// The endpoints.
+  public var endpoints: FirebaseEndpoints
+  /// Seconds before a request fails with TIMEOUT.
+  public var timeout: Double
+  let transport: any HTTPTransport
+  let clock: @Sendable () -> Instant
+
+  /// A client; `clock` stamps `expiresIn` into an absolute expiry at receipt.
+  public init(
+    apiKey: String, endpoints: FirebaseEndpoints = .fromEnvironment(), timeout: Double = 15,
+    transport: any HTTPTransport = URLSessionTransport(),
+    clock: @escaping @Sendable () -> Instant = { Instant(Date().timeIntervalSince1970) }
+  ) {
+    self.apiKey = apiKey
+    self.endpoints = endpoints
+    self.timeout = timeout
+    self.transport = transport
+    self.clock = clock
+  }
+
+  // MARK: Operations
+
+  /// `accounts:signUp` with no email: a new anonymous user.
+  public func signUpAnonymously() async -> RequestResult {
+    await session(from: call("signUp", ["returnSecureToken": true]), anonymous: true)
+  }
+
+  /// `accounts:signUp` with email and password; `linkTo` links the current (anonymous) user.
+  public func signUp(email: String, password: String, linkTo: String?) async -> RequestResult {
+    var body: [String: Any] = ["email": email, "password": password, "returnSecureToken": true]
+    if let linkTo { body["idToken"] = linkTo }
+    return await session(from: call("signUp", body), anonymous: false)
+  }
+
+  /// `accounts:signInWithPassword`.
+  public func signIn(email: String, password: String) async -> RequestResult {
+    await session(
+      from: call(
+        "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true]),
+      anonymous: false)
+  }
+
+  /// `accounts:signInWithIdp` with a Google credential; `linkTo` links the current user. A link
+  /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
+  /// credential Firebase echoes, so the app can sign in to the account that owns it.
+  public func signInWithIdp(_ credential: GoogleCredential, linkTo: String?) async -> RequestResult {
+    var post = [("providerId", "google.com"), ("id_token", credential.idToken)]
+    if let at = credential.accessToken { post.append(("access_token", at)) }
+    var body: [String: Any] = [
+      "requestUri": "http://localhost", "postBody": FormEncoding.encode(post),
+      "returnSecureToken": true, "returnIdpCredential": true,
+    ]
+    if let linkTo { body["idToken"] = linkTo }
+    let result = await call("signInWithIdp", body)
+    if case .success(let json) = result, let message = json["errorMessage"] as? String {
+      let code = FirebaseError.code(in: message)
+      if code == "FEDERATED_USER_ID_ALREADY_LINKED" {
+        let updated = GoogleCredential(
+          idToken: json["oauthIdToken"] as? String ?? credential.idToken,
+          accessToken: json["oauthAccessToken"] as? String ?? credential.accessToken,
+          email: json["email"] as? String ?? credential.email)
+        return .credentialAlreadyInUse(credential: updated, email: json["email"] as? String)
+      }
+      return .requestFailed(error: FirebaseError.parse(message))
+    }
+    if case .success(let json) = result, json["needConfirmation"] != nil {
+      return .requestFailed(error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
+    }
+    return await session(from: result, anonymous: false)
+  }
+
+  /// `accounts:sendOobCode` with `PASSWORD_RESET`.
+  public func sendPasswordReset(email: String) async -> RequestResult {
+    switch await call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": email]) {
+    case .success: return .passwordResetSent
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `accounts:delete`.
+  public func delete(idToken: String) async -> RequestResult {
+    switch await call("delete", ["idToken": idToken]) {
+    case .success: return .accountDeleted
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// Secure Token `/v1/token` (form-encoded, as the JS SDK sends it).
+  public func refresh(_ refreshToken: String) async -> RequestResult {
+    let url = endpoints.secureToken.appendingPathComponent("token")
+    let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    let result = await send(
+      url: url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let idToken = json["id_token"] as? String ?? json["access_token"] as? String,
+        !idToken.isEmpty, let newRefresh = json["refresh_token"] as? String,
+        let expiresIn = Self.seconds(json["expires_in"])
+      else {
+        return .requestFailed(
+          error: AuthError(code: "UNEXPECTED_RESPONSE", message: "token response lacks id_token, refresh_token or expires_in"))
+      }
+      return .tokenRefreshed(idToken: idToken, refreshToken: newRefresh, expiresIn: expiresIn)
+    }
+  }
+
+  // MARK: Plumbing
+
+  /// POSTs JSON to `accounts:<op>`.
+  func call(_ op: String, _ body: [String: Any]) async -> Result<[String: Any], AuthError> {
+    let url = endpoints.identityToolkit.appendingPathComponent("accounts:\(op)")
+    guard let data = try? JSONSerialization.data(withJSONObject: body) else {
+      return .failure(AuthError(code: "INTERNAL_ERROR", message: "cannot encode \(op)"))
+    }
+    return await send(url: url, body: data, contentType: "application/json")
+  }
+
+  func send(url: URL, body: Data, contentType: String) async -> Result<[String: Any], AuthError> {
+    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+    components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
+    let request = HTTPRequest(
+      method: "POST", url: components.url!, headers: ["Content-Type": contentType], body: body,
+      timeout: timeout)
+    switch await transport.send(request) {
+    case .failure(let e): return .failure(e)
+    case .success(let response): return FirebaseError.interpret(response)
+    }
+  }
+
+  /// A session from a sign-in response; `expiresIn` (a string on the wire) is stamped now.
+  func session(from result: Result<[String: Any], AuthError>, anonymous: Bool) async
+    -> RequestResult
+  {
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let uid = json["localId"] as? String, !uid.isEmpty,
+        let idToken = json["idToken"] as? String, !idToken.isEmpty,
+        let refreshToken = json["refreshToken"] as? String, !refreshToken.isEmpty,
+        let expiresIn = Self.seconds(json["expiresIn"])
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "sign-in response lacks localId, tokens or expiresIn"))
+      }
+      let claims = JWTClaims(idToken)
+      let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
+      var providers = claims?.providers ?? []
+      if providers.isEmpty, let p = json["providerId"] as? String { providers = [p] }
+      return .signedIn(
+        session: Session(
+          uid: uid, anonymous: isAnonymous, providers: providers,
+          email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
+          refreshToken: refreshToken, expiresAt: clock() + expiresIn))
+    }
+  }
+
+  /// `"3600"` or `3600`.
+  static func seconds(_ value: Any?) -> Double? {
+    if let s = value as? String { return Double(s) }
+    return (value as? NSNumber)?.doubleValue
+  }
+}
+
+/// Firebase's error envelope and messages (wire reference §1.1 and §4).
+public enum FirebaseError {
+  /// The code of a message: its leading run of `[A-Z0-9_]` when that is the whole message or
+  /// is followed by `:` or `(` (`WEAK_PASSWORD : detail` → `WEAK_PASSWORD`); empty for a
+  /// sentence such as `API key not valid.`.
+  public static func code(in message: String) -> String {
+    let code = message.prefix { ($0.isUppercase && $0.isASCII) || $0.isNumber || $0 == "_" }
+    let rest = message.dropFirst(code.count).drop { $0 == " " }
+    guard code.count >= 2, rest.isEmpty || rest.first == ":" || rest.first == "(" else {
+      return ""
+    }
+    return String(code)
+  }
+
+  /// Code and detail of a message.
+  public static func parse(_ message: String) -> AuthError {
+    let code = Self.code(in: message)
+    guard !code.isEmpty else { return AuthError(code: "UNEXPECTED_RESPONSE", message: message) }
+    var rest = message.dropFirst(code.count).drop { $0 == " " || $0 == ":" }
+    if rest.isEmpty { return AuthError(code: code) }
+    rest = rest.drop { $0 == " " }
+    return AuthError(code: code, message: String(rest))
+  }
+
+  /// A response as JSON, or the typed error it stands for. Anything unexpected (an HTML page,
+  /// truncated JSON, wrong types) becomes a transient error: never a crash, never a sign-out.
+  public static func interpret(_ response: HTTPResponse) -> Result<[String: Any], AuthError> {
+    let json = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+    if (200..<300).contains(response.status) {
+      guard let json else {
+        return .failure(
+          AuthError(code: "UNEXPECTED_RESPONSE", message: "HTTP \(response.status) with a body that is not a JSON object"))
+      }
+      return .success(json)
+    }
+    if let error = json?["error"] as? [String: Any], let message = error["message"] as? String {
+      let parsed = parse(message)
+      // Google's front end puts sentences in `message` ("API key not valid…").
+      if parsed.code == "UNEXPECTED_RESPONSE" || parsed.code.count < 3 {
+        if let errors = error["errors"] as? [[String: Any]],
+          let reason = errors.first?["reason"] as? String, reason.hasPrefix("keyInvalid")
+        {
+          return .failure(AuthError(code: "INVALID_API_KEY", message: message))
+        }
+        return .failure(AuthError(code: "HTTP_\(response.status)", message: message))
+      }
+      return .failure(parsed)
+    }
+    return .failure(AuthError(code: "HTTP_\(response.status)"))
+  }
+}

@@ -1,0 +1,174 @@
+import AuthFlowCore
+import AuthFlowHTTP
+import AuthFlowRuntime
+import Foundation
+import Testing
+
+/// An unsigned Google-style ID token, as the Auth emulator accepts them.
+func fakeGoogleToken(sub: String, email: String) -> String {
+  let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+  let payload = Base64URL.encode(
+    Array(#"{"sub":"\#(sub)","email":"\#(email)","email_verified":true}"#.utf8))
+  return header + "." + payload + "."
+}
+
+@Suite("Firebase over HTTP, against the stand-in", .serialized)
+struct FirebaseTests {
+  let standIn: StandIn
+  let api: FirebaseAPI
+
+  init() throws {
+    standIn = try StandIn()
+    api = standIn.api()
+  }
+
+  func session(_ r: RequestResult) throws -> Session {
+    guard case .signedIn(let s) = r else {
+      Issue.record("expected signedIn, got \(r)")
+      throw AuthError(code: "TEST")
+    }
+    return s
+  }
+
+  @Test("FIREBASE_AUTH_EMULATOR_HOST selects the emulator layout")
+  func layout() {
+    #expect(FirebaseEndpoints.fromEnvironment([:]) == .production)
+    let e = FirebaseEndpoints.fromEnvironment(["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"])
+    #expect(e.identityToolkit.absoluteString == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1")
+    #expect(e.secureToken.absoluteString == "http://127.0.0.1:9099/securetoken.googleapis.com/v1")
+  }
+
+  @Test("anonymous sign-up, refresh, delete")
+  func anonymous() async throws {
+    let s = try session(await api.signUpAnonymously())
+    #expect(s.anonymous && s.uid.count == 28 && s.providers.isEmpty)
+    #expect(s.expiresAt.seconds > Date().timeIntervalSince1970 + 3500)
+    guard case .tokenRefreshed(let id, let rt, let expiresIn) = await api.refresh(s.refreshToken) else {
+      Issue.record("refresh failed")
+      return
+    }
+    #expect(expiresIn == 3600 && !id.isEmpty && rt != s.refreshToken)
+    #expect(await api.delete(idToken: id) == .accountDeleted)
+    #expect(await api.refresh(rt) == .requestFailed(error: AuthError(code: "USER_NOT_FOUND")))
+  }
+
+  @Test("email: sign-up, weak password, exists, sign-in, wrong password, reset, link")
+  func email() async throws {
+    #expect(
+      await api.signUp(email: "w@example.com", password: "123", linkTo: nil)
+        == .requestFailed(error: AuthError(code: "WEAK_PASSWORD", message: "Password should be at least 6 characters")))
+    let s = try session(await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil))
+    #expect(s.email == "ann@example.com" && s.providers == ["password"] && !s.anonymous)
+    #expect(
+      await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil)
+        == .requestFailed(error: AuthError(code: "EMAIL_EXISTS")))
+    #expect(try session(await api.signIn(email: "ann@example.com", password: "secret-1")).uid == s.uid)
+    #expect(await api.signIn(email: "ann@example.com", password: "nope") == .requestFailed(error: AuthError(code: "INVALID_PASSWORD")))
+    #expect(await api.sendPasswordReset(email: "ann@example.com") == .passwordResetSent)
+    #expect(await api.sendPasswordReset(email: "nobody@example.com") == .requestFailed(error: AuthError(code: "EMAIL_NOT_FOUND")))
+    let anon = try session(await api.signUpAnonymously())
+    let linked = try session(await api.signUp(email: "bea@example.com", password: "secret-2", linkTo: anon.idToken))
+    #expect(linked.uid == anon.uid && !linked.anonymous)
+  }
+
+  @Test("Google: link an anonymous user, then the conflict comes back as an updated credential")
+  func idpLinkAndConflict() async throws {
+    let google = GoogleCredential(idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
+    let first = try session(await api.signUpAnonymously())
+    let linked = try session(await api.signInWithIdp(google, linkTo: first.idToken))
+    #expect(linked.uid == first.uid && !linked.anonymous && linked.providers == ["google.com"])
+    let second = try session(await api.signUpAnonymously())
+    guard case .credentialAlreadyInUse(let updated, let email) = await api.signInWithIdp(google, linkTo: second.idToken) else {
+      Issue.record("expected the link conflict")
+      return
+    }
+    #expect(email == "mike@example.com")
+    #expect(updated.idToken == google.idToken)
+    // The updated credential signs in to the account that owns it (the migration's sign-in).
+    #expect(try session(await api.signInWithIdp(updated, linkTo: nil)).uid == first.uid)
+  }
+
+  @Test("error messages: CODE, CODE : detail, and emulator hints")
+  func parsing() {
+    #expect(FirebaseError.parse("EMAIL_EXISTS") == AuthError(code: "EMAIL_EXISTS"))
+    #expect(FirebaseError.parse("WEAK_PASSWORD : Password should be at least 6 characters")
+      == AuthError(code: "WEAK_PASSWORD", message: "Password should be at least 6 characters"))
+    #expect(FirebaseError.parse("INVALID_IDP_RESPONSE ((Missing sub))").code == "INVALID_IDP_RESPONSE")
+    #expect(FirebaseError.parse("API key not valid. Please pass a valid API key.").code == "UNEXPECTED_RESPONSE")
+  }
+
+  @Test(
+    "hostile and broken responses become typed errors",
+    arguments: [
+      ("503 HTML page", 503, "<html><body>Service Unavailable</body></html>", "HTTP_503"),
+      ("200 HTML page", 200, "<html>captive portal</html>", "UNEXPECTED_RESPONSE"),
+      ("truncated JSON", 200, #"{"localId":"abc","idToken":"x","refre"#, "UNEXPECTED_RESPONSE"),
+      (
+        "wrong JSON types", 200,
+        #"{"localId":42,"idToken":["x"],"refreshToken":{},"expiresIn":true}"#,
+        "UNEXPECTED_RESPONSE"
+      ),
+      ("a JSON array", 200, "[1,2,3]", "UNEXPECTED_RESPONSE"),
+      ("500 without a body", 500, "", "HTTP_500"),
+      (
+        "403 front-end sentence", 403,
+        #"{"error":{"code":403,"message":"API key not valid. Please pass a valid API key.","errors":[{"reason":"keyInvalid"}]}}"#,
+        "INVALID_API_KEY"
+      ),
+      (
+        "throttled", 400,
+        #"{"error":{"code":400,"message":"TOO_MANY_ATTEMPTS_TRY_LATER : Try again later."}}"#,
+        "TOO_MANY_ATTEMPTS_TRY_LATER"
+      ),
+    ])
+  func faults(name: String, status: Int, body: String, code: String) async throws {
+    let type = body.hasPrefix("<") ? "text/html" : "application/json"
+    try await standIn.fault("signUp", ["status": status, "body": body, "contentType": type])
+    guard case .requestFailed(let error) = await api.signUpAnonymously() else {
+      Issue.record("\(name): expected a failure")
+      return
+    }
+    #expect(error.code == code, "\(name): \(error)")
+  }
+
+  @Test("a response slower than the timeout is TIMEOUT; a closed port is NETWORK")
+  func slowAndRefused() async throws {
+    try await standIn.fault("signUp", ["delay": 2.5])
+    let impatient = standIn.api(timeout: 1)
+    guard case .requestFailed(let e) = await impatient.signUpAnonymously() else {
+      Issue.record("expected a timeout")
+      return
+    }
+    #expect(e.code == "TIMEOUT")
+    let nowhere = FirebaseAPI(apiKey: "k", endpoints: .emulator("127.0.0.1:1"), timeout: 2)
+    guard case .requestFailed(let refused) = await nowhere.signUpAnonymously() else {
+      Issue.record("expected a connection failure")
+      return
+    }
+    #expect(refused.code == "NETWORK")
+  }
+
+  @Test("a refresh that hits a 503 keeps the user signed in; a disabled user is signed out")
+  func runtimeOnFaults() async throws {
+    let interpreter = HTTPInterpreter(
+      firebase: api, consent: AppSuppliedConsent { _, _ in .providerCancelled })
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    await runtime.start()
+    await runtime.settled()
+    await runtime.send(.signInAnonymouslyTapped)
+    await runtime.settled()
+    let token = try await runtime.idToken()
+    #expect(!token.isEmpty)
+    try await standIn.fault("token", ["status": 503, "body": "<html>down</html>", "contentType": "text/html"])
+    await #expect(throws: TokenUnavailable(error: AuthError(code: "HTTP_503"))) {
+      try await runtime.idToken(forceRefresh: true)
+    }
+    #expect(await runtime.state.name == "anonymous")
+    let uid = try #require(await runtime.state.session?.uid)
+    try await standIn.admin("disable", ["localId": uid])
+    await #expect(throws: TokenUnavailable(error: AuthError(code: "USER_DISABLED"))) {
+      try await runtime.idToken(forceRefresh: true)
+    }
+    #expect(await runtime.state == .signedOut)
+  }
+}
