@@ -56,14 +56,17 @@ public struct LoopbackConsent: GoogleConsent {
     }
     guard params["state"] == state else {
       // Not our request (a forged or replayed redirect): never exchange its code.
-      return .providerFailed(error: AuthError(code: "STATE_MISMATCH", message: "the redirect's state is not ours"))
+      return .providerFailed(
+        error: AuthError(code: "STATE_MISMATCH", message: "the redirect's state is not ours"))
     }
     if let error = params["error"] {
       return error == "access_denied"
-        ? .providerCancelled : .providerFailed(error: AuthError(code: error, message: params["error_description"]))
+        ? .providerCancelled
+        : .providerFailed(error: AuthError(code: error, message: params["error_description"]))
     }
     guard let code = params["code"] else {
-      return .providerFailed(error: AuthError(code: "UNEXPECTED_RESPONSE", message: "the redirect has no code"))
+      return .providerFailed(
+        error: AuthError(code: "UNEXPECTED_RESPONSE", message: "the redirect has no code"))
     }
     switch await client.exchange(
       code: code, redirectURI: receiver.redirectURI, pkce: pkce, nonce: nonce)
@@ -108,7 +111,8 @@ public struct DeviceConsent: GoogleConsent {
       let deviceCode = json["device_code"] as? String, let userCode = json["user_code"] as? String,
       let verification = json["verification_url"] as? String ?? json["verification_uri"] as? String
     else {
-      return .providerFailed(error: AuthError(code: "UNEXPECTED_RESPONSE", message: "device authorization failed"))
+      return .providerFailed(
+        error: AuthError(code: "UNEXPECTED_RESPONSE", message: "device authorization failed"))
     }
     var interval = (json["interval"] as? NSNumber)?.doubleValue ?? 5
     let expires = (json["expires_in"] as? NSNumber)?.doubleValue ?? 1800
@@ -183,7 +187,8 @@ public struct HTTPInterpreter: AuthInterpreter {
       // Storage is the runtime's store; an interpreter asked for it has nothing stored.
       return .sessionLoaded(session: nil)
     default:
-      return .requestFailed(error: AuthError(code: "UNEXPECTED_RESPONSE", message: "\(effect.name) is not a request"))
+      return .requestFailed(
+        error: AuthError(code: "UNEXPECTED_RESPONSE", message: "\(effect.name) is not a request"))
     }
   }
 

@@ -79,7 +79,8 @@ public struct FirebaseAPI: Sendable {
   /// `accounts:signInWithIdp` with a Google credential; `linkTo` links the current user. A link
   /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
   /// credential Firebase echoes, so the app can sign in to the account that owns it.
-  public func signInWithIdp(_ credential: GoogleCredential, linkTo: String?) async -> RequestResult {
+  public func signInWithIdp(_ credential: GoogleCredential, linkTo: String?) async -> RequestResult
+  {
     var post = [("providerId", "google.com"), ("id_token", credential.idToken)]
     if let at = credential.accessToken { post.append(("access_token", at)) }
     var body: [String: Any] = [
@@ -100,7 +101,8 @@ public struct FirebaseAPI: Sendable {
       return .requestFailed(error: FirebaseError.parse(message))
     }
     if case .success(let json) = result, json["needConfirmation"] != nil {
-      return .requestFailed(error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
+      return .requestFailed(
+        error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
     }
     return await session(from: result, anonymous: false)
   }
@@ -124,7 +126,9 @@ public struct FirebaseAPI: Sendable {
   /// Secure Token `/v1/token` (form-encoded, as the JS SDK sends it).
   public func refresh(_ refreshToken: String) async -> RequestResult {
     let url = endpoints.secureToken.appendingPathComponent("token")
-    let body = FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    let body = FormEncoding.encode([
+      ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+    ])
     let result = await send(
       url: url, body: Data(body.utf8), contentType: "application/x-www-form-urlencoded")
     switch result {
@@ -135,7 +139,9 @@ public struct FirebaseAPI: Sendable {
         let expiresIn = Self.seconds(json["expires_in"])
       else {
         return .requestFailed(
-          error: AuthError(code: "UNEXPECTED_RESPONSE", message: "token response lacks id_token, refresh_token or expires_in"))
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "token response lacks id_token, refresh_token or expires_in"))
       }
       return .tokenRefreshed(idToken: idToken, refreshToken: newRefresh, expiresIn: expiresIn)
     }
@@ -178,7 +184,8 @@ public struct FirebaseAPI: Sendable {
       else {
         return .requestFailed(
           error: AuthError(
-            code: "UNEXPECTED_RESPONSE", message: "sign-in response lacks localId, tokens or expiresIn"))
+            code: "UNEXPECTED_RESPONSE",
+            message: "sign-in response lacks localId, tokens or expiresIn"))
       }
       let claims = JWTClaims(idToken)
       let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
@@ -230,7 +237,9 @@ public enum FirebaseError {
     if (200..<300).contains(response.status) {
       guard let json else {
         return .failure(
-          AuthError(code: "UNEXPECTED_RESPONSE", message: "HTTP \(response.status) with a body that is not a JSON object"))
+          AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "HTTP \(response.status) with a body that is not a JSON object"))
       }
       return .success(json)
     }

@@ -43,7 +43,9 @@ public struct OIDCProvider: Sendable, Equatable {
         let token = (json["token_endpoint"] as? String).flatMap(URL.init(string:))
       else {
         return .failure(
-          AuthError(code: "UNEXPECTED_RESPONSE", message: "discovery at \(url) is not an OpenID configuration"))
+          AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "discovery at \(url) is not an OpenID configuration"))
       }
       let device = (json["device_authorization_endpoint"] as? String).flatMap(URL.init(string:))
       return .success(
@@ -66,7 +68,8 @@ public struct GoogleClient: Sendable {
   let clock: @Sendable () -> Instant
 
   public init(
-    clientID: String, clientSecret: String? = nil, scopes: [String] = ["openid", "email", "profile"],
+    clientID: String, clientSecret: String? = nil,
+    scopes: [String] = ["openid", "email", "profile"],
     provider: OIDCProvider = .google, timeout: Double = 15,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: @escaping @Sendable () -> Instant = { Instant(Date().timeIntervalSince1970) }
@@ -115,7 +118,8 @@ public struct GoogleClient: Sendable {
         return .failure(AuthError(code: code, message: json?["error_description"] as? String))
       }
       return .failure(
-        AuthError(code: r.status >= 500 ? "HTTP_\(r.status)" : "UNEXPECTED_RESPONSE",
+        AuthError(
+          code: r.status >= 500 ? "HTTP_\(r.status)" : "UNEXPECTED_RESPONSE",
           message: "token endpoint answered HTTP \(r.status)"))
     }
   }
@@ -134,7 +138,8 @@ public struct GoogleClient: Sendable {
   /// A credential from a token response, after checking the ID token's claims.
   func credential(from json: [String: Any], nonce: String?) -> Result<GoogleCredential, AuthError> {
     guard let idToken = json["id_token"] as? String else {
-      return .failure(AuthError(code: "UNEXPECTED_RESPONSE", message: "no id_token (is 'openid' in the scopes?)"))
+      return .failure(
+        AuthError(code: "UNEXPECTED_RESPONSE", message: "no id_token (is 'openid' in the scopes?)"))
     }
     switch checkIDToken(idToken, nonce: nonce) {
     case .failure(let e): return .failure(e)

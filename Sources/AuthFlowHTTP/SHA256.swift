@@ -48,9 +48,13 @@ public struct SHA256: Sendable {
     var tail = buffer + [0x80]
     while tail.count % 64 != 56 { tail.append(0) }
     for i in (0..<8).reversed() { tail.append(UInt8(truncatingIfNeeded: bits >> (UInt64(i) * 8))) }
-    for start in stride(from: 0, to: tail.count, by: 64) { compress(Array(tail[start..<start + 64])) }
+    for start in stride(from: 0, to: tail.count, by: 64) {
+      compress(Array(tail[start..<start + 64]))
+    }
     var out: [UInt8] = []
-    for word in h { for i in (0..<4).reversed() { out.append(UInt8(truncatingIfNeeded: word >> (i * 8))) } }
+    for word in h {
+      for i in (0..<4).reversed() { out.append(UInt8(truncatingIfNeeded: word >> (i * 8))) }
+    }
     return out
   }
 
@@ -100,7 +104,10 @@ public enum Base64URL {
     var i = 0
     while i + 2 < bytes.count {
       let n = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-      out += [alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)], alphabet[Int(n & 63)]]
+      out += [
+        alphabet[Int(n >> 18 & 63)], alphabet[Int(n >> 12 & 63)], alphabet[Int(n >> 6 & 63)],
+        alphabet[Int(n & 63)],
+      ]
       i += 3
     }
     if bytes.count - i == 1 {

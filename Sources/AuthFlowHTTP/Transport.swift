@@ -74,7 +74,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
       let task = session.dataTask(with: r) { data, response, error in
         if let error = error as? URLError {
           let code = error.code == .timedOut || timedOut.isSet ? "TIMEOUT" : "NETWORK"
-          continuation.resume(returning: .failure(AuthError(code: code, message: error.localizedDescription)))
+          continuation.resume(
+            returning: .failure(AuthError(code: code, message: error.localizedDescription)))
           return
         }
         if let error {
@@ -82,7 +83,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
           return
         }
         guard let http = response as? HTTPURLResponse else {
-          continuation.resume(returning: .failure(AuthError(code: "NETWORK", message: "no HTTP response")))
+          continuation.resume(
+            returning: .failure(AuthError(code: "NETWORK", message: "no HTTP response")))
           return
         }
         var headers: [String: String] = [:]
@@ -90,7 +92,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
           if let k = k as? String, let v = v as? String { headers[k] = v }
         }
         continuation.resume(
-          returning: .success(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
+          returning: .success(
+            HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
       }
       task.resume()
       // URLSession on Linux does not always honour a request's timeout: enforce it here.
@@ -102,7 +105,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
   }
 
   public func urlSession(
-    _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse,
     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
   ) {
     completionHandler(nil)
@@ -137,10 +141,12 @@ public enum FormEncoding {
     var out: [String: String] = [:]
     for pair in text.split(separator: "&") {
       let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-      let key = parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? parts[0]
+      let key =
+        parts[0].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? parts[0]
       let value =
         parts.count > 1
-        ? (parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? parts[1]) : ""
+        ? (parts[1].replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? parts[1])
+        : ""
       out[key] = value
     }
     return out

@@ -34,7 +34,8 @@ struct FirebaseTests {
   func layout() {
     #expect(FirebaseEndpoints.fromEnvironment([:]) == .production)
     let e = FirebaseEndpoints.fromEnvironment(["FIREBASE_AUTH_EMULATOR_HOST": "127.0.0.1:9099"])
-    #expect(e.identityToolkit.absoluteString == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1")
+    #expect(
+      e.identityToolkit.absoluteString == "http://127.0.0.1:9099/identitytoolkit.googleapis.com/v1")
     #expect(e.secureToken.absoluteString == "http://127.0.0.1:9099/securetoken.googleapis.com/v1")
   }
 
@@ -43,7 +44,8 @@ struct FirebaseTests {
     let s = try session(await api.signUpAnonymously())
     #expect(s.anonymous && s.uid.count == 28 && s.providers.isEmpty)
     #expect(s.expiresAt.seconds > Date().timeIntervalSince1970 + 3500)
-    guard case .tokenRefreshed(let id, let rt, let expiresIn) = await api.refresh(s.refreshToken) else {
+    guard case .tokenRefreshed(let id, let rt, let expiresIn) = await api.refresh(s.refreshToken)
+    else {
       Issue.record("refresh failed")
       return
     }
@@ -56,18 +58,27 @@ struct FirebaseTests {
   func email() async throws {
     #expect(
       await api.signUp(email: "w@example.com", password: "123", linkTo: nil)
-        == .requestFailed(error: AuthError(code: "WEAK_PASSWORD", message: "Password should be at least 6 characters")))
-    let s = try session(await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil))
+        == .requestFailed(
+          error: AuthError(
+            code: "WEAK_PASSWORD", message: "Password should be at least 6 characters")))
+    let s = try session(
+      await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil))
     #expect(s.email == "ann@example.com" && s.providers == ["password"] && !s.anonymous)
     #expect(
       await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil)
         == .requestFailed(error: AuthError(code: "EMAIL_EXISTS")))
-    #expect(try session(await api.signIn(email: "ann@example.com", password: "secret-1")).uid == s.uid)
-    #expect(await api.signIn(email: "ann@example.com", password: "nope") == .requestFailed(error: AuthError(code: "INVALID_PASSWORD")))
+    #expect(
+      try session(await api.signIn(email: "ann@example.com", password: "secret-1")).uid == s.uid)
+    #expect(
+      await api.signIn(email: "ann@example.com", password: "nope")
+        == .requestFailed(error: AuthError(code: "INVALID_PASSWORD")))
     #expect(await api.sendPasswordReset(email: "ann@example.com") == .passwordResetSent)
-    #expect(await api.sendPasswordReset(email: "nobody@example.com") == .requestFailed(error: AuthError(code: "EMAIL_NOT_FOUND")))
+    #expect(
+      await api.sendPasswordReset(email: "nobody@example.com")
+        == .requestFailed(error: AuthError(code: "EMAIL_NOT_FOUND")))
     let anon = try session(await api.signUpAnonymously())
-    let linked = try session(await api.signUp(email: "bea@example.com", password: "secret-2", linkTo: anon.idToken))
+    let linked = try session(
+      await api.signUp(email: "bea@example.com", password: "secret-2", linkTo: anon.idToken))
     #expect(linked.uid == anon.uid && !linked.anonymous)
   }
 
@@ -78,7 +89,10 @@ struct FirebaseTests {
     let linked = try session(await api.signInWithIdp(google, linkTo: first.idToken))
     #expect(linked.uid == first.uid && !linked.anonymous && linked.providers == ["google.com"])
     let second = try session(await api.signUpAnonymously())
-    guard case .credentialAlreadyInUse(let updated, let email) = await api.signInWithIdp(google, linkTo: second.idToken) else {
+    guard
+      case .credentialAlreadyInUse(let updated, let email) = await api.signInWithIdp(
+        google, linkTo: second.idToken)
+    else {
       Issue.record("expected the link conflict")
       return
     }
@@ -91,10 +105,14 @@ struct FirebaseTests {
   @Test("error messages: CODE, CODE : detail, and emulator hints")
   func parsing() {
     #expect(FirebaseError.parse("EMAIL_EXISTS") == AuthError(code: "EMAIL_EXISTS"))
-    #expect(FirebaseError.parse("WEAK_PASSWORD : Password should be at least 6 characters")
-      == AuthError(code: "WEAK_PASSWORD", message: "Password should be at least 6 characters"))
-    #expect(FirebaseError.parse("INVALID_IDP_RESPONSE ((Missing sub))").code == "INVALID_IDP_RESPONSE")
-    #expect(FirebaseError.parse("API key not valid. Please pass a valid API key.").code == "UNEXPECTED_RESPONSE")
+    #expect(
+      FirebaseError.parse("WEAK_PASSWORD : Password should be at least 6 characters")
+        == AuthError(code: "WEAK_PASSWORD", message: "Password should be at least 6 characters"))
+    #expect(
+      FirebaseError.parse("INVALID_IDP_RESPONSE ((Missing sub))").code == "INVALID_IDP_RESPONSE")
+    #expect(
+      FirebaseError.parse("API key not valid. Please pass a valid API key.").code
+        == "UNEXPECTED_RESPONSE")
   }
 
   @Test(
@@ -159,7 +177,8 @@ struct FirebaseTests {
     await runtime.settled()
     let token = try await runtime.idToken()
     #expect(!token.isEmpty)
-    try await standIn.fault("token", ["status": 503, "body": "<html>down</html>", "contentType": "text/html"])
+    try await standIn.fault(
+      "token", ["status": 503, "body": "<html>down</html>", "contentType": "text/html"])
     await #expect(throws: TokenUnavailable(error: AuthError(code: "HTTP_503"))) {
       try await runtime.idToken(forceRefresh: true)
     }

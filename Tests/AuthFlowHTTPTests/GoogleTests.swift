@@ -69,7 +69,9 @@ struct GoogleOAuthTests {
   func loopback() async throws {
     let client = try await nanoidpClient(issuer: try Live.requireIssuer())
     let consent = LoopbackConsent(client: client, timeout: 20, openBrowser: personaBrowser("alice"))
-    guard case .providerSucceeded(let credential) = await consent.authorize(intent: .signIn, loginHint: nil)
+    guard
+      case .providerSucceeded(let credential) = await consent.authorize(
+        intent: .signIn, loginHint: nil)
     else {
       Issue.record("consent did not succeed")
       return
@@ -90,7 +92,8 @@ struct GoogleOAuthTests {
       })
     #expect(
       await consent.authorize(intent: .signIn, loginHint: nil)
-        == .providerFailed(error: AuthError(code: "STATE_MISMATCH", message: "the redirect's state is not ours")))
+        == .providerFailed(
+          error: AuthError(code: "STATE_MISMATCH", message: "the redirect's state is not ours")))
   }
 
   @Test("the provider enforces PKCE: a wrong verifier gets invalid_grant")
@@ -116,7 +119,8 @@ struct GoogleOAuthTests {
   func timeout() async throws {
     let client = try await nanoidpClient(issuer: try Live.requireIssuer())
     let consent = LoopbackConsent(client: client, timeout: 1, openBrowser: { _ in })
-    guard case .providerFailed(let e) = await consent.authorize(intent: .signIn, loginHint: nil) else {
+    guard case .providerFailed(let e) = await consent.authorize(intent: .signIn, loginHint: nil)
+    else {
       Issue.record("expected a failure")
       return
     }
@@ -137,16 +141,22 @@ final class CountingTransport: HTTPTransport, @unchecked Sendable {
   }
 }
 
-@Suite("End to end: nanoidp + the Firebase stand-in", .enabled(if: Live.oidcEnabled, Live.skipReason), .serialized)
+@Suite(
+  "End to end: nanoidp + the Firebase stand-in", .enabled(if: Live.oidcEnabled, Live.skipReason),
+  .serialized)
 struct EndToEndTests {
-  func runtime(_ standIn: StandIn, user: String, transport: any HTTPTransport = URLSessionTransport())
+  func runtime(
+    _ standIn: StandIn, user: String, transport: any HTTPTransport = URLSessionTransport()
+  )
     async throws -> AuthRuntime
   {
     let client = try await nanoidpClient(issuer: try Live.requireIssuer())
     let consent = LoopbackConsent(client: client, timeout: 20, openBrowser: personaBrowser(user))
-    let firebase = FirebaseAPI(apiKey: "test-key", endpoints: standIn.endpoints, transport: transport)
+    let firebase = FirebaseAPI(
+      apiKey: "test-key", endpoints: standIn.endpoints, transport: transport)
     let runtime = AuthRuntime(
-      interpreter: HTTPInterpreter(firebase: firebase, consent: consent), store: InMemorySessionStore())
+      interpreter: HTTPInterpreter(firebase: firebase, consent: consent),
+      store: InMemorySessionStore())
     await runtime.start()
     await runtime.settled()
     return runtime
@@ -209,7 +219,8 @@ struct EndToEndTests {
 
   func standInUsers(_ standIn: StandIn) async throws -> [String] {
     let r = try await URLSessionTransport().send(
-      HTTPRequest(url: URL(string: "http://\(standIn.hostPort)/_standin/users")!)).get()
+      HTTPRequest(url: URL(string: "http://\(standIn.hostPort)/_standin/users")!)
+    ).get()
     let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
     return (json?["users"] as? [[String: Any]] ?? []).compactMap { $0["localId"] as? String }
   }

@@ -15,7 +15,8 @@ enum Live {
   /// nanoidp's issuer, set by `.ci/run` (e.g. http://127.0.0.1:9412).
   static let oidcIssuer = env["AUTHFLOW_OIDC_ISSUER"]
   /// The OAuth client registered in nanoidp.
-  static let clientID = env["AUTHFLOW_OIDC_CLIENT_ID"] ?? "test-ios-client.apps.googleusercontent.com"
+  static let clientID =
+    env["AUTHFLOW_OIDC_CLIENT_ID"] ?? "test-ios-client.apps.googleusercontent.com"
   /// Run the OIDC tests when nanoidp is there, and always in CI (where its absence fails).
   static let oidcEnabled = oidcIssuer != nil || isCI
   static let skipReason: Comment =
@@ -55,7 +56,9 @@ final class StandIn: @unchecked Sendable {
       line += chunk
     }
     let text = String(decoding: line, as: UTF8.self)
-    guard text.hasPrefix("READY "), let p = Int(text.dropFirst(6).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    guard text.hasPrefix("READY "),
+      let p = Int(text.dropFirst(6).trimmingCharacters(in: .whitespacesAndNewlines))
+    else {
       process.terminate()
       throw AuthError(code: "STANDIN_FAILED", message: "the stand-in said: \(text)")
     }
@@ -82,7 +85,8 @@ final class StandIn: @unchecked Sendable {
   func admin(_ path: String, _ body: [String: Any]) async throws {
     let url = URL(string: "http://\(hostPort)/_standin/\(path)")!
     let data = try JSONSerialization.data(withJSONObject: body)
-    let response = await URLSessionTransport().send(HTTPRequest(method: "POST", url: url, body: data))
+    let response = await URLSessionTransport().send(
+      HTTPRequest(method: "POST", url: url, body: data))
     guard case .success(let r) = response, r.status == 200 else {
       throw AuthError(code: "STANDIN_ADMIN_FAILED", message: path)
     }
