@@ -1,0 +1,67 @@
+import AuthFlowCore
+import AuthFlowHTTP
+import Foundation
+import Testing
+
+@Suite("Configuration")
+struct ConfigurationTests {
+  func write(_ text: String, ext: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID()).\(ext)")
+      .path
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("GoogleService-Info.plist is read; the environment overrides it")
+  func plist() throws {
+    let path = try write(
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+      <plist version="1.0"><dict>
+        <key>API_KEY</key><string>AIza-test</string>
+        <key>CLIENT_ID</key><string>123-abc.apps.googleusercontent.com</string>
+        <key>REVERSED_CLIENT_ID</key><string>com.googleusercontent.apps.123-abc</string>
+        <key>PROJECT_ID</key><string>demo-app</string>
+      </dict></plist>
+      """, ext: "plist")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let c = try AuthConfiguration.load(path: path, environment: [:])
+    #expect(c.apiKey == "AIza-test" && c.projectID == "demo-app")
+    #expect(c.reversedClientID == "com.googleusercontent.apps.123-abc")
+    let o = try AuthConfiguration.load(path: path, environment: ["AUTHFLOW_API_KEY": "other"])
+    #expect(o.apiKey == "other")
+  }
+
+  @Test("JSON works too; what is missing is named")
+  func missing() throws {
+    let path = try write(#"{"API_KEY": "k"}"#, ext: "json")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    #expect(throws: AuthError.self) { try AuthConfiguration.load(path: path, environment: [:]) }
+    do {
+      _ = try AuthConfiguration.load(path: path, environment: [:])
+    } catch {
+      #expect(error.message?.contains("lack CLIENT_ID") == true)
+      #expect(error.message?.contains(path) == true)
+    }
+    #expect(throws: AuthError.self) {
+      try AuthConfiguration.load(path: "/nonexistent.plist", environment: [:])
+    }
+  }
+}
+
+@Suite("Docs")
+struct EmbeddingDocTests {
+  @Test("Docs/Embedding.md shows the compiled example exactly")
+  func exampleInDocs() throws {
+    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    let example = try String(
+      contentsOf: here.appendingPathComponent("EmbeddingExample.swift"), encoding: .utf8)
+    let doc = try String(
+      contentsOf: here.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Docs/Embedding.md"), encoding: .utf8)
+    let begin = try #require(doc.range(of: "<!-- example: begin -->\n```swift\n"))
+    let end = try #require(doc.range(of: "```\n<!-- example: end -->"))
+    #expect(String(doc[begin.upperBound..<end.lowerBound]) == example)
+  }
+}
