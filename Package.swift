@@ -27,7 +27,7 @@ let package = Package(
     // The commands behind `flowrun`, as a library so tests can call them.
     .target(
       name: "FlowRunKit",
-      dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification"]
+      dependencies: ["AuthFlowScenarios", "AuthFlowCore", "AuthFlowVerification", "AuthFlowHTTP"]
     ),
     // Counts heap allocations for the benchmarks (glibc only; linked into flowbench alone).
     .target(name: "MallocCounter"),
@@ -43,7 +43,9 @@ let package = Package(
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
     .testTarget(
       name: "AuthFlowHTTPTests",
-      dependencies: ["AuthFlowHTTP", "AuthFlowCore", "AuthFlowRuntime"],
+      dependencies: [
+        "AuthFlowHTTP", "AuthFlowCore", "AuthFlowRuntime", "AuthFlowScenarios", "FlowRunKit",
+      ],
       exclude: ["Support"]),
     // Writes sessions in a loop until killed: the crash-safety test's victim.
     .executableTarget(

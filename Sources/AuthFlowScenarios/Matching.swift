@@ -2,25 +2,70 @@ import AuthFlowCore
 
 /// Subset matching of expectations against what happened.
 enum Matching {
-  /// Whether `pattern` matches the effect (by name, then by the given fields).
-  static func matches(_ pattern: Pattern, name: String, payload: @autoclosure () -> JSONValue)
-    -> Bool
-  {
+  /// Whether `pattern` matches the effect (by name, then by the given fields). Captures bind
+  /// only when the whole pattern matches.
+  static func matches(
+    _ pattern: Pattern, name: String, payload: @autoclosure () -> JSONValue,
+    captures: inout [String: String]
+  ) -> Bool {
     guard pattern.name == name else { return false }
     guard let fields = pattern.fields else { return true }
-    return subset(fields, of: payload())
+    return subset(fields, of: payload(), captures: &captures)
   }
 
-  /// Whether every field `pattern` gives is in `actual` with a matching value.
-  static func subset(_ pattern: JSONValue, of actual: JSONValue?) -> Bool {
+  /// `matches` without keeping any binding (for diffs and searches).
+  static func matches(
+    _ pattern: Pattern, name: String, payload: @autoclosure () -> JSONValue,
+    given captures: [String: String]
+  ) -> Bool {
+    var scratch = captures
+    return matches(pattern, name: name, payload: payload(), captures: &scratch)
+  }
+
+  /// Whether every field `pattern` gives is in `actual` with a matching value; a string
+  /// `"$name"` is a capture: it binds to the actual value on first use and must equal it later
+  /// (`"$$x"` is the literal `"$x"`). Bindings are kept only when the whole pattern matches.
+  static func subset(_ pattern: JSONValue, of actual: JSONValue?, captures: inout [String: String])
+    -> Bool
+  {
+    var trial = captures
+    guard match(pattern, actual, &trial) else { return false }
+    captures = trial
+    return true
+  }
+
+  /// The capture name of a pattern string, if it is one.
+  static func captureName(_ s: String) -> String? {
+    guard s.count > 1, s.hasPrefix("$"), !s.hasPrefix("$$") else { return nil }
+    return String(s.dropFirst())
+  }
+
+  private static func match(
+    _ pattern: JSONValue, _ actual: JSONValue?, _ captures: inout [String: String]
+  )
+    -> Bool
+  {
+    if case .string(let s) = pattern, let name = captureName(s) {
+      let value: String
+      switch actual {
+      case .string(let a)?: value = a
+      case .number(let n)?: value = JSONValue.format(n)
+      default: return false
+      }
+      if let bound = captures[name] { return bound == value }
+      captures[name] = value
+      return true
+    }
     switch (pattern, actual) {
     case (.null, nil), (.null, .null?):
       return true
     case (.object(let fields), .object?):
-      return fields.allSatisfy { subset($0.value, of: actual?[$0.key]) }
+      return fields.allSatisfy { match($0.value, actual?[$0.key], &captures) }
     case (.array(let items), .array(let actualItems)?):
       return items.count == actualItems.count
-        && zip(items, actualItems).allSatisfy { subset($0, of: $1) }
+        && zip(items, actualItems).allSatisfy { match($0, $1, &captures) }
+    case (.string(let s), .string(let a)?) where s.hasPrefix("$$"):
+      return String(s.dropFirst()) == a
     case (.string(let s), .number(let n)?):
       // Times may be written as ISO 8601 where the machine holds seconds.
       return ISOTime.parse(s)?.seconds == n
@@ -45,10 +90,12 @@ enum Matching {
   }
 
   /// Whether `patterns` occur in `actual` in this order (others may come between).
-  static func inOrder(_ patterns: [Pattern], in actual: [(String, JSONValue)]) -> Bool {
+  static func inOrder(
+    _ patterns: [Pattern], in actual: [(String, JSONValue)], captures: inout [String: String]
+  ) -> Bool {
     var i = 0
     for (name, payload) in actual where i < patterns.count {
-      if matches(patterns[i], name: name, payload: payload) { i += 1 }
+      if matches(patterns[i], name: name, payload: payload, captures: &captures) { i += 1 }
     }
     return i == patterns.count
   }

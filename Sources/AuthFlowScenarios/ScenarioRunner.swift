@@ -57,22 +57,26 @@ public struct ScenarioRunner {
   public private(set) var now: Instant
   private var interpreter: ScriptedInterpreter
   private var timers: [TimerID: Instant] = [:]
-  private var pending: [(name: String, requestId: RequestID)] = []
+  private var pending: [(name: String, requestId: RequestID, effect: Effect)] = []
   private var transitions: [Transition] = []
   private var stepIndex = 0
   private var stepEffects: [Effect] = []
   private var stepPath: [String] = []
   private let redactor: Redactor
   private var invariantProblems: [String] = []
+  /// Values bound by `"$name"` captures in expectations.
+  public private(set) var captures: [String: String] = [:]
   /// Whether every transition is checked against the model's invariants (on by default).
   public var checkInvariants = true
   /// The most events one step may cause before the runner calls it a livelock.
   public static let eventLimitPerStep = 10_000
 
-  /// A runner at the scenario's clock, with its policy and script.
-  public init(scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false)) {
+  /// A runner at the scenario's clock (or `clock`), with its policy and script.
+  public init(
+    scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false), clock: Instant? = nil
+  ) {
     machine = AuthMachine(policy: scenario.policy)
-    now = scenario.clock
+    now = clock ?? scenario.clock
     interpreter = ScriptedInterpreter(script: scenario.script)
     self.redactor = redactor
   }
@@ -109,11 +113,27 @@ public struct ScenarioRunner {
 
   /// Runs one step and checks its expectations; returns the failure, if any.
   public mutating func perform(_ step: Step, index: Int) -> StepFailure? {
+    beginStep(index)
+    let problems = act(step.action) + endStep(step.expect)
+    return problems.isEmpty
+      ? nil
+      : StepFailure(step: index, action: Render.action(step.action, redactor), problems: problems)
+  }
+
+  /// The requests still waiting for an answer, oldest first.
+  public var pendingRequests: [Effect] { pending.map(\.effect) }
+
+  /// Starts a step: what follows counts toward its path and effects.
+  public mutating func beginStep(_ index: Int) {
     stepIndex = index
     stepEffects.removeAll(keepingCapacity: true)
     stepPath.removeAll(keepingCapacity: true)
+  }
+
+  /// Does one action within the current step; returns problems (none when all went well).
+  public mutating func act(_ action: Step.Action) -> [String] {
     var problems: [String] = []
-    switch step.action {
+    switch action {
     case .send(let intent):
       if !process(.intent(intent)) { problems.append(livelock) }
     case .respond(_, let id?, let template):
@@ -127,9 +147,7 @@ public struct ScenarioRunner {
     case .respond(let to, nil, let template):
       guard let i = pending.firstIndex(where: { $0.name == to }) else {
         let waiting = pending.isEmpty ? "none" : pending.map(\.name).joined(separator: ", ")
-        return StepFailure(
-          step: index, action: Render.action(step.action, redactor),
-          problems: ["no pending \"\(to)\" request to respond to (pending: \(waiting))"])
+        return ["no pending \"\(to)\" request to respond to (pending: \(waiting))"]
       }
       let request = pending.remove(at: i)
       if !process(.result(requestId: request.requestId, result: template.materialize(now: now))) {
@@ -149,17 +167,23 @@ public struct ScenarioRunner {
       }
       now = target
     }
-    problems += invariantProblems
+    return problems
+  }
+
+  /// Ends the step: invariant problems seen during it, then its expectations.
+  public mutating func endStep(_ expect: Expectation?) -> [String] {
+    var problems = invariantProblems
     invariantProblems.removeAll()
-    if let expect = step.expect { problems += check(expect) }
-    return problems.isEmpty
-      ? nil
-      : StepFailure(step: index, action: Render.action(step.action, redactor), problems: problems)
+    if let expect { problems += check(expect) }
+    return problems
   }
 
   private var livelock: String {
     "the machine did not settle after \(Self.eventLimitPerStep) events (a feedback loop)"
   }
+
+  /// Every transition so far.
+  public var transitionLog: [Transition] { transitions }
 
   /// Feeds an event and everything it causes; false when the event limit was hit.
   private mutating func process(_ first: Event) -> Bool {
@@ -209,14 +233,14 @@ public struct ScenarioRunner {
       case .answer(let template)?:
         queue.append(.result(requestId: id, result: template.materialize(now: now)))
       case .pending?, nil, .written?, .persistFailed?:
-        pending.append((effect.name, id))
+        pending.append((effect.name, id, effect))
       }
     }
   }
 
   // MARK: Expectations
 
-  private func check(_ expect: Expectation) -> [String] {
+  private mutating func check(_ expect: Expectation) -> [String] {
     var problems: [String] = []
     if let state = expect.state, state != machine.state.name {
       problems.append("state: expected \"\(state)\", got \"\(machine.state.name)\"")
@@ -230,14 +254,18 @@ public struct ScenarioRunner {
     if let patterns = expect.effects {
       let ok =
         patterns.count == actual.count
-        && zip(patterns, actual).allSatisfy { Matching.matches($0, name: $1.0, payload: $1.1) }
+        && zip(patterns, actual).allSatisfy {
+          Matching.matches($0, name: $1.0, payload: $1.1, captures: &captures)
+        }
       if !ok {
         problems.append(
           diffText(
             "effects (exact, in order)", patterns: patterns, actual: actual))
       }
     }
-    if let patterns = expect.effectsInclude, !Matching.inOrder(patterns, in: actual) {
+    if let patterns = expect.effectsInclude,
+      !Matching.inOrder(patterns, in: actual, captures: &captures)
+    {
       problems.append(
         diffText("effectsInclude (in this order)", patterns: patterns, actual: actual))
     }
@@ -255,7 +283,9 @@ public struct ScenarioRunner {
       }
       let ok =
         patterns.count == notes.count
-        && zip(patterns, notes).allSatisfy { Matching.matches($0, name: $1.0, payload: $1.1) }
+        && zip(patterns, notes).allSatisfy {
+          Matching.matches($0, name: $1.0, payload: $1.1, captures: &captures)
+        }
       if !ok {
         problems.append(
           diffText("notifications (exact, in order)", patterns: patterns, actual: notes))
@@ -271,7 +301,7 @@ public struct ScenarioRunner {
         problems.append("session: expected a session, got none (state \(machine.state.name))")
       case (.fields(let fields), let s?):
         let actualJSON = Render.sessionJSON(s, now: now)
-        if !Matching.subset(fields, of: actualJSON) {
+        if !Matching.subset(fields, of: actualJSON, captures: &captures) {
           problems.append(
             "session:\n    - " + redactor.apply(fields).compactText + "\n    + "
               + redactor.apply(Render.only(keysOf: fields, in: actualJSON)).compactText)
@@ -291,7 +321,7 @@ public struct ScenarioRunner {
       Render.tagged($0.0, Render.readableTimes(redactor.apply($0.1)))
     }
     let lines = Matching.diff(expected: expectedLines, actual: actualLines) { i, j in
-      Matching.matches(patterns[i], name: actual[j].0, payload: actual[j].1)
+      Matching.matches(patterns[i], name: actual[j].0, payload: actual[j].1, given: captures)
     }
     return "\(title):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
   }

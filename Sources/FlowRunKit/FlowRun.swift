@@ -12,6 +12,8 @@ public enum FlowRun {
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
            flowrun graph [--format mermaid|dot]
            flowrun coverage <path> ...
+           flowrun --live --config <file> [--browser <mode>] [--login-hint <hint>] <path> ...
+           flowrun record --config <file> [--out <file>] <scenario>
     """
 
   static let help = """
@@ -32,6 +34,9 @@ public enum FlowRun {
       --filter <substring>    Run only scenarios whose name or file path contains it.
       --quiet                 Print only failures and the summary line.
       --show-secrets          Print tokens and passwords instead of fingerprints.
+      --live                  Send the intents to Google and Firebase over HTTP (the script is
+                              ignored; needs --config; see 'flowrun help record' for the
+                              --config, --browser and --login-hint options).
       -h, --help              Show help information.
 
     SUBCOMMANDS:
@@ -41,6 +46,7 @@ public enum FlowRun {
       check                   Explore every reachable state and check the invariants.
       graph                   Print the state diagram derived from the exploration.
       coverage                Show which reachable transitions the scenarios exercise.
+      record                  Run a scenario live and write the answers into its script.
 
       See 'flowrun help <subcommand>' for detailed help.
 
@@ -81,7 +87,34 @@ public enum FlowRun {
 
     """
 
-  /// Runs `flowrun` with `args` (without the program name).
+  /// Runs `flowrun`, including the live commands that talk to servers (`--live`, `record`).
+  public static func execute(
+    _ args: [String], environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async -> CommandOutput {
+    let isRecord = args.first == "record"
+    guard isRecord || args.contains("--live") else { return main(args) }
+    do {
+      let rest = isRecord ? Array(args.dropFirst()) : args.filter { $0 != "run" }
+      let a = try Arguments(
+        rest,
+        flags: ["--live", "--trace", "--show-secrets", "-h", "--help"],
+        options: liveOptions.union(isRecord ? ["--out"] : []))
+      if a.has("-h") || a.has("--help") {
+        return CommandOutput(code: 0, stdout: isRecord ? recordHelp : help)
+      }
+      guard !a.positional.isEmpty else {
+        throw UsageError(message: "give a scenario file")
+      }
+      return try await live(a, record: isRecord, environment: environment)
+    } catch let error as UsageError {
+      return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+    } catch {
+      return CommandOutput(code: ExitCode.failure, stderr: "Error: \(error)\n")
+    }
+  }
+
+  /// Runs `flowrun` with `args` (without the program name); the live commands need the async
+  /// `execute(_:environment:)`.
   public static func main(_ args: [String]) -> CommandOutput {
     var args = args
     let sub: String
@@ -101,6 +134,7 @@ public enum FlowRun {
         case "check": return CommandOutput(code: 0, stdout: checkHelp)
         case "graph": return CommandOutput(code: 0, stdout: graphHelp)
         case "coverage": return CommandOutput(code: 0, stdout: coverageHelp)
+        case "record": return CommandOutput(code: 0, stdout: recordHelp)
         case let other?: throw UsageError(message: "no subcommand '\(other)'")
         }
       case "validate": return try validate(args)

@@ -1,7 +1,8 @@
 import FlowRunKit
 import Foundation
 
-let output = FlowRun.main(Array(CommandLine.arguments.dropFirst()))
+let output = await FlowRun.execute(
+  Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 FileHandle.standardOutput.write(Data(output.stdout.utf8))
 FileHandle.standardError.write(Data(output.stderr.utf8))
 exit(output.code)

@@ -1,6 +1,7 @@
 import AuthFlowCore
 import AuthFlowHTTP
 import AuthFlowRuntime
+import FlowRunKit
 import Foundation
 import Testing
 
@@ -223,5 +224,78 @@ struct EndToEndTests {
     ).get()
     let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
     return (json?["users"] as? [[String: Any]] ?? []).compactMap { $0["localId"] as? String }
+  }
+}
+
+@Suite("flowrun --live and record", .enabled(if: Live.oidcEnabled, Live.skipReason), .serialized)
+struct LiveCommandTests {
+  static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
+    .path
+
+  func environment(_ standIn: StandIn) throws -> [String: String] {
+    [
+      "FIREBASE_AUTH_EMULATOR_HOST": standIn.hostPort,
+      "AUTHFLOW_OIDC_ISSUER": try Live.requireIssuer(),
+      "AUTHFLOW_API_KEY": "test-key", "AUTHFLOW_CLIENT_ID": Live.clientID,
+    ]
+  }
+
+  func config() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).json")
+      .path
+    try #"{"API_KEY": "from-file"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("the anonymous-upgrade and migration scenarios pass live")
+  func live() async throws {
+    let standIn = try StandIn()
+    let env = try environment(standIn)
+    for (file, user) in [
+      ("anonymous-upgrade.json", "alice"), ("migration-returning-user.json", "bob"),
+    ] {
+      let out = await FlowRun.execute(
+        [
+          "--live", "--config", try config(), "--browser", "follow", "--login-hint",
+          "persona-auto-login:\(user)", Self.scenarios + "/" + file,
+        ], environment: env)
+      #expect(out.code == 0, "\(file): \(out.stdout)\(out.stderr)")
+      #expect(out.stderr.contains("requests live"))
+    }
+  }
+
+  @Test("record writes the answers as placeholders; the recording replays offline, byte-identical")
+  func record() async throws {
+    let standIn = try StandIn()
+    let target = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID()).json")
+      .path
+    defer { try? FileManager.default.removeItem(atPath: target) }
+    let out = await FlowRun.execute(
+      [
+        "record", "--config", try config(), "--browser", "follow", "--login-hint",
+        "persona-auto-login:alice", "--out", target,
+        Self.scenarios + "/migration-returning-user.json",
+      ], environment: try environment(standIn))
+    #expect(out.code == 0, "\(out.stdout)\(out.stderr)")
+    let text = try String(contentsOfFile: target, encoding: .utf8)
+    #expect(text.contains("\"tok-1\"") && text.contains("\"uid-1\""))
+    #expect(!text.contains("eyJ"), "no real token may be left in a recording")
+    let a = FlowRun.main(["--trace", target])
+    let b = FlowRun.main(["--trace", target])
+    #expect(a.code == 0, "\(a.stdout)")
+    #expect(a.stdout == b.stdout)
+  }
+
+  @Test("a missing key in the configuration is named; a missing --config is bad usage")
+  func configErrors() async throws {
+    let out = await FlowRun.execute(
+      ["--live", "--config", try config(), Self.scenarios + "/anonymous-upgrade.json"],
+      environment: [:])
+    #expect(out.code == 65)
+    #expect(out.stderr.contains("CLIENT_ID"))
+    let usage = await FlowRun.execute(
+      ["--live", Self.scenarios + "/anonymous-upgrade.json"], environment: [:])
+    #expect(usage.code == 64)
   }
 }

@@ -1,0 +1,161 @@
+import AuthFlowCore
+import AuthFlowHTTP
+import AuthFlowScenarios
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+extension FlowRun {
+  static let recordHelp = """
+    OVERVIEW: Run a scenario live and write what the backend answered into its script.
+
+    USAGE: flowrun record --config <file> [--out <file>] [--browser <mode>] \
+    [--login-hint <hint>] <scenario>
+
+    ARGUMENTS:
+      <scenario>              The scenario file to run (its script is replaced).
+
+    OPTIONS:
+      --config <file>         GoogleService-Info.plist or a JSON file with API_KEY, CLIENT_ID
+                              (and ISSUER for another OpenID provider); AUTHFLOW_* variables
+                              override it. FIREBASE_AUTH_EMULATOR_HOST selects the emulator.
+      --out <file>            Write the recorded scenario here instead of over the input.
+      --browser <mode>        How the Google consent page is shown: print (the URL, default),
+                              open (xdg-open / open), or follow (fetch it without a browser: for
+                              providers that approve at once, such as a test provider).
+      --login-hint <hint>     Passed to the consent page as login_hint.
+      --show-secrets          Print tokens instead of fingerprints.
+      -h, --help              Show help information.
+
+    Tokens, uids and emails in the recording are replaced by stable placeholders (tok-1, uid-1,
+    user-1@example.com), so the file replays offline and deterministically; expectations should
+    use captures ("uid": "$anon") for values that differ between runs.
+
+    """
+
+  static let liveOptions: Set<String> = ["--config", "--browser", "--login-hint"]
+
+  /// `flowrun --live …` and `flowrun record …`.
+  static func live(
+    _ a: Arguments, record: Bool, environment: [String: String]
+  ) async throws -> CommandOutput {
+    guard let configPath = a.options["--config"] else {
+      throw UsageError(message: "\(record ? "record" : "--live") needs --config <file>")
+    }
+    guard a.positional.count == 1 || !record else {
+      throw UsageError(message: "record takes exactly one scenario file")
+    }
+    let config: AuthConfiguration
+    do {
+      config = try AuthConfiguration.load(path: configPath, environment: environment)
+    } catch {
+      return CommandOutput(
+        code: ExitCode.dataError, stderr: "Error: \(error.message ?? error.code)\n")
+    }
+    let browserMode = a.options["--browser"] ?? "print"
+    guard ["print", "open", "follow"].contains(browserMode) else {
+      throw UsageError(message: "--browser must be print, open or follow, not '\(browserMode)'")
+    }
+    let provider: OIDCProvider
+    switch await OIDCProvider.discover(issuer: config.issuer) {
+    case .success(let p): provider = p
+    case .failure(let e):
+      return CommandOutput(
+        code: ExitCode.failure,
+        stderr: "Error: cannot read the OpenID configuration of \(config.issuer): \(e)\n")
+    }
+    let google = GoogleClient(
+      clientID: config.clientID, clientSecret: config.clientSecret, provider: provider)
+    let hint = a.options["--login-hint"]
+    let consent = LoopbackConsent(
+      client: google, timeout: 300, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
+      openBrowser: browser(browserMode))
+    let firebase = FirebaseAPI(
+      apiKey: config.apiKey, endpoints: .fromEnvironment(environment))
+    let interpreter = HTTPInterpreter(firebase: firebase, consent: consent)
+    let redactor = Redactor(showSecrets: a.has("--show-secrets"))
+    var writer = ReportWriter()
+    writer.redactor = redactor
+    writer.trace = a.has("--trace")
+    var entries: [RunEntry] = []
+    var notes = ""
+    let (files, missing) = ScenarioFiles.expand(a.positional)
+    if let m = missing.first {
+      return CommandOutput(code: ExitCode.noInput, stderr: "✘ \(m): no such file or directory\n")
+    }
+    for file in files {
+      let scenario: Scenario
+      do {
+        scenario = try Scenario.load(path: file)
+      } catch {
+        entries.append(.invalid(error))
+        continue
+      }
+      let outcome = await LiveRunner.run(
+        scenario, interpreter: interpreter, now: Instant(Date().timeIntervalSince1970),
+        redactor: redactor)
+      entries.append(.ran(outcome.report))
+      let requests = outcome.recorded.count
+      notes += "  \(scenario.name): \(requests) requests live"
+      notes += outcome.skippedSteps > 0 ? ", \(outcome.skippedSteps) respond steps skipped\n" : "\n"
+      if record {
+        let target = a.options["--out"] ?? file
+        if outcome.report.passed {
+          try writeRecording(from: file, to: target, script: LiveRunner.script(outcome.recorded))
+          notes += "  recorded \(requests) answers into \(target)\n"
+        } else {
+          notes += "  not recorded: the live run failed, \(target) is unchanged\n"
+        }
+      }
+    }
+    return CommandOutput(code: exitCode(entries), stdout: writer.text(entries), stderr: notes)
+  }
+
+  /// The scenario file with its `script` replaced (other keys keep their order).
+  static func writeRecording(from source: String, to target: String, script: JSONValue) throws {
+    let text = try String(contentsOfFile: source, encoding: .utf8)
+    guard case .object(var members) = try JSONValue.parse(text) else { return }
+    if let i = members.firstIndex(where: { $0.key == "script" }) {
+      members[i].value = script
+    } else {
+      let at = members.firstIndex { $0.key == "steps" } ?? members.count
+      members.insert(("script", script), at: at)
+    }
+    try (JSONValue.object(members).prettyText + "\n").write(
+      toFile: target, atomically: true, encoding: .utf8)
+  }
+
+  /// Shows the consent URL: print it, open the system browser, or follow it over HTTP.
+  static func browser(_ mode: String) -> @Sendable (URL) async -> Void {
+    switch mode {
+    case "follow":
+      return { url in
+        let transport = URLSessionTransport()
+        guard case .success(let r) = await transport.send(HTTPRequest(url: url)),
+          let location = r.header("Location"), let next = URL(string: location)
+        else {
+          FileHandle.standardError.write(Data("The consent page did not redirect at once.\n".utf8))
+          return
+        }
+        _ = await transport.send(HTTPRequest(url: next))
+      }
+    case "open":
+      return { url in
+        FileHandle.standardError.write(Data("Opening your browser at \(url)\n".utf8))
+        #if os(macOS)
+          let opener = "/usr/bin/open"
+        #else
+          let opener = "/usr/bin/xdg-open"
+        #endif
+        _ = try? Process.run(URL(fileURLWithPath: opener), arguments: [url.absoluteString])
+      }
+    default:
+      return { url in
+        FileHandle.standardError.write(
+          Data("Open this page to sign in with Google:\n  \(url)\n".utf8))
+      }
+    }
+  }
+}
