@@ -37,7 +37,7 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
 }
 
 /// Suggests the nearest known name for a misspelt one.
-enum Suggest {
+public enum Suggest {
   /// `did you mean "x"?` when a close name exists, else a list of the valid names.
   static func hint(for word: String, among names: [String]) -> String {
     if let best = nearest(word, among: names) { return "did you mean \"\(best)\"?" }
@@ -46,7 +46,7 @@ enum Suggest {
 
   /// The closest name within a distance that still looks like a typo. A word that is close to
   /// the start of a name counts too (`signInWithGogle` → `signInWithGoogleTapped`).
-  static func nearest(_ word: String, among names: [String]) -> String? {
+  public static func nearest(_ word: String, among names: [String]) -> String? {
     let lower = word.lowercased()
     var best: (name: String, score: Int)? = nil
     for name in names {

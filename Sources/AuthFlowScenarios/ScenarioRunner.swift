@@ -252,12 +252,7 @@ public struct ScenarioRunner {
     }
     let actual = stepEffects.map { Matching.split(JSONValue.encoding($0)) }
     if let patterns = expect.effects {
-      let ok =
-        patterns.count == actual.count
-        && zip(patterns, actual).allSatisfy {
-          Matching.matches($0, name: $1.0, payload: $1.1, captures: &captures)
-        }
-      if !ok {
+      if !exactly(patterns, actual) {
         problems.append(
           diffText(
             "effects (exact, in order)", patterns: patterns, actual: actual))
@@ -281,12 +276,7 @@ public struct ScenarioRunner {
         guard case .notify(let n) = $0 else { return nil }
         return Matching.split(JSONValue.encoding(n))
       }
-      let ok =
-        patterns.count == notes.count
-        && zip(patterns, notes).allSatisfy {
-          Matching.matches($0, name: $1.0, payload: $1.1, captures: &captures)
-        }
-      if !ok {
+      if !exactly(patterns, notes) {
         problems.append(
           diffText("notifications (exact, in order)", patterns: patterns, actual: notes))
       }
@@ -309,6 +299,14 @@ public struct ScenarioRunner {
       }
     }
     return problems
+  }
+
+  /// Whether the patterns match the actual list one for one, in order.
+  private mutating func exactly(_ patterns: [Pattern], _ actual: [(String, JSONValue)]) -> Bool {
+    patterns.count == actual.count
+      && zip(patterns, actual).allSatisfy {
+        Matching.matches($0, name: $1.0, payload: $1.1, captures: &captures)
+      }
   }
 
   private func diffText(_ title: String, patterns: [Pattern], actual: [(String, JSONValue)])

@@ -1,3 +1,4 @@
+import AuthFlowScenarios
 import Foundation
 
 /// What a command produced: an exit code and the two output streams.
@@ -72,38 +73,11 @@ struct Arguments {
       } else {
         let known = Array(flagNames.union(optionNames)).sorted()
         var message = "unknown option '\(arg)'"
-        if let near = nearest(name, known) { message += "; did you mean '\(near)'?" }
+        if let near = Suggest.nearest(name, among: known) { message += "; did you mean '\(near)'?" }
         throw UsageError(message: message)
       }
     }
   }
 
   func has(_ flag: String) -> Bool { flags.contains(flag) }
-}
-
-/// The closest option name, for "did you mean".
-func nearest(_ word: String, _ names: [String]) -> String? {
-  var best: (String, Int)? = nil
-  for name in names {
-    let d = levenshtein(word, name)
-    if d < (best?.1 ?? Int.max) { best = (name, d) }
-  }
-  guard let best, best.1 <= max(2, best.0.count / 3) else { return nil }
-  return best.0
-}
-
-func levenshtein(_ a: String, _ b: String) -> Int {
-  let a = Array(a)
-  let b = Array(b)
-  var row = Array(0...b.count)
-  for i in 1...max(a.count, 1) where !a.isEmpty {
-    var previous = row[0]
-    row[0] = i
-    for j in stride(from: 1, through: b.count, by: 1) {
-      let saved = row[j]
-      row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-      previous = saved
-    }
-  }
-  return a.isEmpty ? b.count : row[b.count]
 }
