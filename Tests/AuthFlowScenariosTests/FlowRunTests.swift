@@ -58,7 +58,7 @@ struct FlowRunTests {
   @Test("a failing scenario: exit 1, the step, a -/+ diff and the last transitions")
   func failing() throws {
     let text = Paths.read(upgrade).replacingOccurrences(
-      of: #""linkTo": "id-a1""#, with: #""linkTo": "id-zz""#)
+      of: #""linkTo": "$anonToken""#, with: #""linkTo": "id-zz""#)
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "flowrun-fail-\(UUID()).json"
     ).path
