@@ -6,7 +6,14 @@ public struct AuthMachine: Hashable, Codable, Sendable {
   /// The configuration the machine acts on.
   public var policy: Policy
   /// Where the machine is.
-  public internal(set) var state: AuthState
+  public internal(set) var state: AuthState {
+    didSet {
+      idle = state.idleToken.map { IdleToken(idToken: $0.idToken, expiresAt: $0.expiresAt) }
+    }
+  }
+  /// The token the hot path answers with: derived from `state` on every change (never encoded),
+  /// so answering `idTokenRequested` reads two stored fields instead of copying the user.
+  private var idle: IdleToken? = nil
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
 
@@ -19,6 +26,14 @@ public struct AuthMachine: Hashable, Codable, Sendable {
 
   /// Handles one event at `now`, appending the resulting effects to `effects` in order.
   public mutating func handle(_ event: Event, now: Instant, into effects: inout [Effect]) {
+    if case .intent(.idTokenRequested(let id, false)) = event, let idle,
+      idle.expiresAt - now > policy.refreshMargin
+    {
+      // The hot path: the same answer `requestToken` gives, without touching the state.
+      effects.append(
+        .deliverIDToken(requestIds: RequestIDs(single: id), result: .token(idToken: idle.idToken)))
+      return
+    }
     switch event {
     case .intent(let intent): handleIntent(intent, now: now, fx: &effects)
     case .result(let id, let result): handleResult(id, result, now: now, fx: &effects)
@@ -41,6 +56,31 @@ public struct AuthMachine: Hashable, Codable, Sendable {
     defer { nextRequestID += 1 }
     return nextRequestID
   }
+}
+
+extension AuthMachine {
+  private enum CodingKeys: String, CodingKey { case policy, state, nextRequestID }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    policy = try c.decode(Policy.self, forKey: .policy)
+    state = try c.decode(AuthState.self, forKey: .state)
+    nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
+    idle = state.idleToken.map { IdleToken(idToken: $0.idToken, expiresAt: $0.expiresAt) }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(policy, forKey: .policy)
+    try c.encode(state, forKey: .state)
+    try c.encode(nextRequestID, forKey: .nextRequestID)
+  }
+}
+
+/// A signed-in user's current token, kept beside the state for the hot path.
+struct IdleToken: Hashable, Sendable {
+  var idToken: String
+  var expiresAt: Instant
 }
 
 /// The reducer as a function: `(state, event, now) -> (state', effects)`.

@@ -3,7 +3,7 @@ public enum Effect: Hashable, Codable, Sendable {
   /// Read the stored session; answered by `sessionLoaded` or `requestFailed`.
   case loadSession(requestId: RequestID)
   /// Store the session (replacing what was stored).
-  case persistSession(session: Session)
+  indirect case persistSession(session: Session)
   /// Remove the stored session.
   case clearSession
   /// Firebase `accounts:signUp` with no email: a new anonymous user.
@@ -11,11 +11,12 @@ public enum Effect: Hashable, Codable, Sendable {
   /// Show Google's consent step.
   case authorizeWithGoogle(requestId: RequestID, intent: GoogleIntent, loginHint: String?)
   /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
-  case signInWithIdp(requestId: RequestID, credential: GoogleCredential, linkTo: String?)
+  indirect case signInWithIdp(requestId: RequestID, credential: GoogleCredential, linkTo: String?)
   /// Firebase `accounts:signInWithPassword`.
   case signInWithPassword(requestId: RequestID, email: String, password: String)
   /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.
-  case signUpWithPassword(requestId: RequestID, email: String, password: String, linkTo: String?)
+  indirect case signUpWithPassword(
+    requestId: RequestID, email: String, password: String, linkTo: String?)
   /// Firebase `accounts:sendOobCode` with `PASSWORD_RESET`.
   case sendPasswordReset(requestId: RequestID, email: String)
   /// Secure Token `/v1/token` with the refresh token.

@@ -55,17 +55,17 @@ public enum MigrationChoice: String, Hashable, Codable, Sendable, CaseIterable {
 /// What an interpreter answers a request with.
 public enum RequestResult: Hashable, Codable, Sendable {
   /// The stored session (`nil` when nothing is stored).
-  case sessionLoaded(session: Session?)
+  indirect case sessionLoaded(session: Session?)
   /// The Google consent step returned a credential.
-  case providerSucceeded(credential: GoogleCredential)
+  indirect case providerSucceeded(credential: GoogleCredential)
   /// The user closed the Google consent step.
   case providerCancelled
   /// The Google consent step failed.
   case providerFailed(error: AuthError)
   /// Firebase signed someone in (or linked the current user).
-  case signedIn(session: Session)
+  indirect case signedIn(session: Session)
   /// The Google account already belongs to another user; `credential` can sign in to it.
-  case credentialAlreadyInUse(credential: GoogleCredential, email: String?)
+  indirect case credentialAlreadyInUse(credential: GoogleCredential, email: String?)
   /// The request failed.
   case requestFailed(error: AuthError)
   /// Secure Token answered a refresh; `expiresIn` is in seconds from now.
