@@ -39,6 +39,10 @@ public actor AuthRuntime {
     self.clock = clock
   }
 
+  deinit {
+    for t in timers.values { t.cancel() }
+  }
+
   /// The current state.
   public var state: AuthState { machine.state }
 
@@ -131,13 +135,14 @@ public actor AuthRuntime {
     case .scheduleTimer(let timer, let at):
       timers[timer]?.cancel()
       let clock = self.clock
-      timers[timer] = Task {
+      // Weak: a sleeping timer must not keep a runtime the app has let go of alive for an hour.
+      timers[timer] = Task { [weak self] in
         do {
           try await clock.sleep(until: at)
         } catch {
           return  // Cancelled: replaced or cancelled by the machine.
         }
-        self.timerFired(timer)
+        await self?.timerFired(timer)
       }
     case .cancelTimer(let timer):
       timers.removeValue(forKey: timer)?.cancel()

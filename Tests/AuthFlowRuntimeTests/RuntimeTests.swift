@@ -130,3 +130,28 @@ struct RuntimeTests {
 extension TestInterpreter {
   func setRefresh(_ r: RequestResult) { refreshAnswer = r }
 }
+
+@Suite("AuthRuntime lifetime")
+struct LifetimeTests {
+  @Test("a runtime the app lets go of is freed, even with its refresh timer scheduled")
+  func freed() async {
+    let clock = ManualClock()
+    let box = WeakBox()
+    do {
+      let runtime = AuthRuntime(
+        interpreter: TestInterpreter(),
+        store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)), clock: clock)
+      box.value = runtime
+      await runtime.start()
+      await runtime.settled()
+      #expect(await eventually { clock.sleeperCount == 1 })
+    }
+    #expect(await eventually { box.value == nil })
+    #expect(await eventually { clock.sleeperCount == 0 })
+  }
+}
+
+/// Holds a runtime weakly, to see it freed.
+final class WeakBox: @unchecked Sendable {
+  weak var value: AuthRuntime?
+}
