@@ -144,10 +144,4 @@ public struct Pattern: Sendable, Equatable {
     self.name = name
     self.fields = fields
   }
-
-  /// The pattern as it is written in a file.
-  public var text: String {
-    guard let fields else { return name }
-    return JSONValue.object([(name, fields)]).compactText
-  }
 }

@@ -55,25 +55,30 @@ public enum Vocabulary {
     "pendingCleanup",
   ]
 
+  /// Fields of intents and results that may be left out (every other listed field is required).
+  static let optionalFields: Set<String> = [
+    "signOutTapped.discardAnonymousData", "idTokenRequested.forceRefresh",
+    "credentialAlreadyInUse.email",
+  ]
+
   static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {
     table.first { $0.name == name }?.fields ?? []
   }
 }
 
 extension JSONReader {
+  /// A tagged value's name and fields, checked against the vocabulary's fields for that name.
+  func taggedFields(
+    _ value: JSONValue, _ path: String, kind: String, table: [(name: String, fields: [String])]
+  ) throws -> (String, [String: JSONValue], String) {
+    let (name, payload, p) = try tagged(value, path, kind: kind, names: table.map(\.name))
+    let allowed = Vocabulary.fields(of: name, in: table)
+    let required = allowed.filter { !Vocabulary.optionalFields.contains("\(name).\($0)") }
+    return (name, try object(payload, p, allowed: allowed, required: required), p)
+  }
+
   func intent(_ value: JSONValue, _ path: String) throws -> Intent {
-    let names = Vocabulary.intents.map(\.name)
-    let (name, payload, p) = try tagged(value, path, kind: "intent", names: names)
-    let allowed = Vocabulary.fields(of: name, in: Vocabulary.intents)
-    let required: [String] =
-      switch name {
-      case "signInWithEmail", "createAccount": ["email", "password"]
-      case "sendPasswordReset": ["email"]
-      case "migrationDecided": ["choice"]
-      case "idTokenRequested": ["requestId"]
-      default: []
-      }
-    let f = try object(payload, p, allowed: allowed, required: required)
+    let (name, f, p) = try taggedFields(value, path, kind: "intent", table: Vocabulary.intents)
     switch name {
     case "appLaunched": return .appLaunched
     case "signInAnonymouslyTapped": return .signInAnonymouslyTapped
@@ -108,18 +113,7 @@ extension JSONReader {
   }
 
   func result(_ value: JSONValue, _ path: String) throws -> ResultTemplate {
-    let names = Vocabulary.results.map(\.name)
-    let (name, payload, p) = try tagged(value, path, kind: "result", names: names)
-    let allowed = Vocabulary.fields(of: name, in: Vocabulary.results)
-    let required: [String] =
-      switch name {
-      case "sessionLoaded", "signedIn": ["session"]
-      case "providerSucceeded", "credentialAlreadyInUse": ["credential"]
-      case "providerFailed", "requestFailed": ["error"]
-      case "tokenRefreshed": ["idToken", "refreshToken", "expiresIn"]
-      default: []
-      }
-    let f = try object(payload, p, allowed: allowed, required: required)
+    let (name, f, p) = try taggedFields(value, path, kind: "result", table: Vocabulary.results)
     switch name {
     case "sessionLoaded":
       if f["session"] == .null { return ResultTemplate(.sessionLoaded(session: nil)) }

@@ -17,13 +17,4 @@ public struct ScriptedInterpreter: Sendable {
     used[name] = n + 1
     return queue[n]
   }
-
-  /// How many entries of each effect name were never used.
-  public var unusedEntries: [String: Int] {
-    var out: [String: Int] = [:]
-    for (name, queue) in queues where queue.count > used[name, default: 0] {
-      out[name] = queue.count - used[name, default: 0]
-    }
-    return out
-  }
 }

@@ -82,11 +82,8 @@ public enum Alphabet {
     case .intent(let intent):
       return .send(intent)
     case .answer(let family, let i):
-      guard let id = Invariants.awaited(world.machine.state)[family],
-        let name = effectName(family, world.machine.state)
-      else { return nil }
-      let options = results(name, in: &world)
-      return .respond(to: name, requestId: id, with: options[i % options.count])
+      guard let answers = answers(for: family, in: &world) else { return nil }
+      return answers.event(i)
     case .stale:
       return .respond(to: "signInWithIdp", requestId: 0, with: .accountDeleted)
     case .replay(let k, let i):
@@ -102,6 +99,26 @@ public enum Alphabet {
     case .fire(let timer):
       return .fire(timer)
     }
+  }
+
+  /// Every answer the request a family awaits may get, built once (fresh tokens drawn from
+  /// `world`); `event(i)` is the same event `resolve(.answer(family, i))` gives.
+  public struct Answers: Sendable {
+    public var name: String
+    public var requestId: RequestID
+    public var results: [RequestResult]
+
+    public func event(_ i: Int) -> WorldEvent {
+      .respond(to: name, requestId: requestId, with: results[i % results.count])
+    }
+  }
+
+  /// The answers for the request `family` awaits in `world`, or `nil` when it awaits none.
+  public static func answers(for family: RequestFamily, in world: inout World) -> Answers? {
+    guard let id = Invariants.awaited(world.machine.state)[family],
+      let name = effectName(family, world.machine.state)
+    else { return nil }
+    return Answers(name: name, requestId: id, results: results(name, in: &world))
   }
 
   static let errors: [String: [String]] = [

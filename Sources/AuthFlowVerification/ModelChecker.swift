@@ -106,22 +106,21 @@ public struct ModelChecker {
       }
       let world = states[i].world(reducer: options.reducer)
       var out: [Int32] = []
-      var answerCache: [RequestFamily: (World, [RequestResult], String, RequestID)] = [:]
+      // Each family's answers are built once per state (the world after building them is the
+      // same whichever answer is then taken).
+      var answerCache: [RequestFamily: (world: World, answers: Alphabet.Answers)] = [:]
       for choice in Alphabet.choices(world) {
         var w = world
         let event: WorldEvent
         if case .answer(let family, let k) = choice {
           if answerCache[family] == nil {
             var base = world
-            guard let id = Invariants.awaited(world.machine.state)[family],
-              let name = Alphabet.effectName(family, world.machine.state)
-            else { continue }
-            let options = Alphabet.results(name, in: &base)
-            answerCache[family] = (base, options, name, id)
+            guard let answers = Alphabet.answers(for: family, in: &base) else { continue }
+            answerCache[family] = (base, answers)
           }
-          let (base, options, name, id) = answerCache[family]!
-          w = base
-          event = .respond(to: name, requestId: id, with: options[k % options.count])
+          let cached = answerCache[family]!
+          w = cached.world
+          event = cached.answers.event(k)
         } else {
           guard let e = Alphabet.resolve(choice, in: &w) else { continue }
           event = e
