@@ -26,7 +26,7 @@ public struct AuthError: Error, Hashable, Codable, Sendable, CustomStringConvert
   public static let unexpectedResponse = AuthError(code: "UNEXPECTED_RESPONSE")
   /// The stored session could not be read as a session.
   public static let corruptSession = AuthError(code: "CORRUPT_SESSION")
-  /// The Google account is already linked to another Firebase user.
+  /// The provider account is already linked to another Firebase user.
   public static let credentialAlreadyInUse = AuthError(code: "CREDENTIAL_ALREADY_IN_USE")
 }
 

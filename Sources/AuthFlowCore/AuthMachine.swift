@@ -2,36 +2,59 @@
 ///
 /// The machine is pure: time comes in as an argument and request ids come from a counter kept
 /// here, so the same events at the same instants always give the same states and effects.
-public struct AuthMachine: Hashable, Codable, Sendable {
+///
+/// Its layout: the signed-in `user` (session, token status, cleanup request) lives beside a
+/// small `phase`, so transitions edit the user in place instead of copying it in and out of
+/// enum cases; `state` joins the two into the view apps and scenario files read.
+public struct AuthMachine: Hashable, Sendable {
   /// The configuration the machine acts on.
   public var policy: Policy
-  /// Where the machine is.
-  public internal(set) var state: AuthState {
-    didSet {
-      idle = state.idleToken.map { IdleToken(idToken: $0.idToken, expiresAt: $0.expiresAt) }
-    }
-  }
-  /// The token the hot path answers with: derived from `state` on every change (never encoded),
-  /// so answering `idTokenRequested` reads two stored fields instead of copying the user.
-  private var idle: IdleToken? = nil
+  /// Who is signed in and where their token refresh stands; `nil` when nobody is.
+  public internal(set) var user: SignedInUser?
+  /// What the machine is doing on top of `user`.
+  public internal(set) var phase: Phase
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
 
   /// A machine in `starting`, waiting for `appLaunched`.
   public init(policy: Policy = Policy()) {
     self.policy = policy
-    self.state = .starting
+    self.user = nil
+    self.phase = .starting
     self.nextRequestID = 1
+  }
+
+  /// Where the machine is, as one value (built on demand from `phase` and `user`).
+  public var state: AuthState { AuthState(phase: phase, user: user) }
+
+  /// The top-level state's name, without building the view.
+  public var stateName: StateName {
+    switch phase {
+    case .starting: .starting
+    case .restoring: .restoring
+    case .resting: user.map { $0.session.anonymous ? .anonymous : .firebaseAuthenticated } ?? .signedOut
+    case .signingInAnonymously: .signingInAnonymously
+    case .providerFlow(let f):
+      f.credential == nil
+        ? .awaitingProvider : f.provider == .google ? .googleAuthenticated : .providerAuthenticated
+    case .migrationRequired: .migrationRequired
+    case .migrating: .migrating
+    case .reauthenticationRequired: .reauthenticationRequired
+    case .deletingAccount: .deletingAccount
+    case .emailFlow(let e):
+      switch e.kind {
+      case .signIn: .signingInWithEmail
+      case .createAccount: .creatingAccount
+      case .passwordReset: .sendingPasswordReset
+      }
+    }
   }
 
   /// Handles one event at `now`, appending the resulting effects to `effects` in order.
   public mutating func handle(_ event: Event, now: Instant, into effects: inout [Effect]) {
-    if case .intent(.idTokenRequested(let id, false)) = event, let idle,
-      idle.expiresAt - now > policy.refreshMargin
-    {
-      // The hot path: the same answer `requestToken` gives, without touching the state.
-      effects.append(
-        .deliverIDToken(requestIds: RequestIDs(single: id), result: .token(idToken: idle.idToken)))
+    if case .intent(.idTokenRequested(let id, false)) = event, let token = idleToken(at: now) {
+      // The hot path: the same answer `requestToken` gives, reading two fields of the user.
+      effects.append(.deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: token)))
       return
     }
     switch event {
@@ -40,7 +63,7 @@ public struct AuthMachine: Hashable, Codable, Sendable {
     case .timerFired(let timer): handleTimer(timer, now: now, fx: &effects)
     case .persistFailed(let error):
       // The in-memory session is still right; the app decides whether to warn the user.
-      effects.append(.notify(notification: .error(error: error)))
+      Self.report(error, &effects)
     }
   }
 
@@ -51,22 +74,38 @@ public struct AuthMachine: Hashable, Codable, Sendable {
     return effects
   }
 
+  /// The signed-in user's ID token when it can be handed out at `now` without a refresh.
+  @inline(__always)
+  func idleToken(at now: Instant) -> String? {
+    guard let expiresAt = user?.session.expiresAt, expiresAt - now > policy.refreshMargin,
+      user?.refreshRequest == nil
+    else { return nil }
+    return user?.session.idToken
+  }
+
   /// Takes the next request id.
   mutating func newRequest() -> RequestID {
-    defer { nextRequestID += 1 }
+    defer { nextRequestID.rawValue += 1 }
     return nextRequestID
+  }
+
+  /// Takes the next request id and emits `request` with it.
+  @discardableResult
+  mutating func send(_ request: Request, _ fx: inout [Effect]) -> RequestID {
+    let r = newRequest()
+    fx.append(.request(r, request))
+    return r
   }
 }
 
-extension AuthMachine {
+extension AuthMachine: Codable {
   private enum CodingKeys: String, CodingKey { case policy, state, nextRequestID }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     policy = try c.decode(Policy.self, forKey: .policy)
-    state = try c.decode(AuthState.self, forKey: .state)
+    (phase, user) = try c.decode(AuthState.self, forKey: .state).split
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
-    idle = state.idleToken.map { IdleToken(idToken: $0.idToken, expiresAt: $0.expiresAt) }
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -75,12 +114,6 @@ extension AuthMachine {
     try c.encode(state, forKey: .state)
     try c.encode(nextRequestID, forKey: .nextRequestID)
   }
-}
-
-/// A signed-in user's current token, kept beside the state for the hot path.
-struct IdleToken: Hashable, Sendable {
-  var idToken: String
-  var expiresAt: Instant
 }
 
 /// The reducer as a function: `(state, event, now) -> (state', effects)`.
@@ -94,78 +127,64 @@ public func reduce(_ machine: AuthMachine, _ event: Event, now: Instant) -> (Aut
 // MARK: - Shared moves
 
 extension AuthMachine {
-  /// The resting state for a signed-in user: anonymous or permanent.
-  static func resting(_ user: SignedInUser) -> AuthState {
-    user.session.anonymous ? .anonymous(user: user) : .firebaseAuthenticated(user: user)
-  }
-
-  /// Starts a signed-in user: persists when asked, then schedules or starts the refresh.
-  mutating func enter(
-    _ session: Session, waiters: [RequestID], persist: Bool, now: Instant, fx: inout [Effect]
-  ) -> SignedInUser {
+  /// Signs a user in with `session`: persists when asked, then schedules or starts the refresh.
+  /// `waiters` are token requests that get the new token.
+  mutating func begin(
+    _ session: Session, waiters: [TokenRequestID], persist: Bool, now: Instant, fx: inout [Effect]
+  ) {
     if persist { fx.append(.persistSession(session: session)) }
     var user = SignedInUser(session: session)
-    if session.expiresAt - now > policy.refreshMargin {
+    if session.isFresh(at: now, margin: policy.refreshMargin) {
       fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(session, now: now)))
-      if !waiters.isEmpty {
-        fx.append(
-          .deliverIDToken(requestIds: RequestIDs(waiters), result: .token(idToken: session.idToken))
-        )
-      }
+      Self.deliver(.token(idToken: session.idToken), to: waiters, &fx)
     } else {
       // The token is already inside the margin: refresh at once, and let the waiters join.
-      let r = newRequest()
+      let r = send(.refreshToken(refreshToken: session.refreshToken), &fx)
       user.token = .refreshing(request: r, waiters: waiters, failures: 0)
-      fx.append(.refreshToken(requestId: r, refreshToken: session.refreshToken))
     }
-    return user
+    self.user = user
   }
 
-  /// Replaces the user's session with a new one from the server for the same account.
-  mutating func replaceSession(
-    of user: SignedInUser, with session: Session, now: Instant, fx: inout [Effect]
-  ) -> SignedInUser {
+  /// Replaces the signed-in user's session with a new one from the server for the same account,
+  /// keeping the migration cleanup and the token requests waiting for a refresh.
+  mutating func renewSession(with session: Session, now: Instant, fx: inout [Effect]) {
+    guard let old = user else { return }
     var session = session
-    if session.pendingCleanup == nil, session.uid == user.session.uid {
-      session.pendingCleanup = user.session.pendingCleanup
+    if session.pendingCleanup == nil, session.uid == old.session.uid {
+      session.pendingCleanup = old.session.pendingCleanup
     }
-    var waiters: [RequestID] = []
-    if case .refreshing(_, let w, _) = user.token { waiters = w }
-    var next = enter(session, waiters: waiters, persist: true, now: now, fx: &fx)
-    next.cleanupRequest = user.cleanupRequest
-    return next
+    begin(session, waiters: old.tokenWaiters, persist: true, now: now, fx: &fx)
+    user?.cleanupRequest = old.cleanupRequest
   }
 
   /// When the refresh timer fires: expiry minus the margin, never sooner than half the lifetime.
   func refreshMoment(_ session: Session, now: Instant) -> Instant {
-    let due = session.expiresAt + (-policy.refreshMargin)
+    let due = session.expiresAt - policy.refreshMargin
     let half = now + (session.expiresAt - now) / 2
     return max(due, half)
   }
 
-  /// Signs the user out: waiters get `error`, timers stop, storage is cleared.
+  /// Signs the user out: waiters get `error`, timers stop, storage is cleared, provider SDKs are
+  /// signed out of.
   mutating func signOut(
-    _ user: SignedInUser, waiterError: AuthError = .notSignedIn,
-    notification: AuthNotification?, fx: inout [Effect]
+    waiterError: AuthError = .notSignedIn, notification: AuthNotification?, fx: inout [Effect]
   ) {
-    if case .refreshing(_, let waiters, _) = user.token, !waiters.isEmpty {
-      fx.append(
-        .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: waiterError)))
+    if let user {
+      Self.deliver(.failure(error: waiterError), to: user.tokenWaiters, &fx)
+      fx.append(.cancelTimer(timer: .tokenRefresh))
+      fx.append(.clearSession)
+      for provider in policy.providers.sdkProviders(of: user.session) {
+        fx.append(.signOutProvider(provider: provider))
+      }
     }
-    fx.append(.cancelTimer(timer: .tokenRefresh))
-    fx.append(.clearSession)
-    if user.session.providers.contains("google.com") { fx.append(.signOutProvider) }
     if let notification { fx.append(.notify(notification: notification)) }
-    state = .signedOut
+    user = nil
+    phase = .resting
   }
 
-  /// Applies `body` to the signed-in user the state carries; returns false when there is none.
-  @discardableResult
-  mutating func updateUser(_ body: (inout SignedInUser) -> Void) -> Bool {
-    guard var user = state.user else { return false }
-    body(&user)
-    state.replaceUser(user)
-    return true
+  /// Emits one `deliverIDToken` for `waiters`, if there are any.
+  static func deliver(_ result: TokenResult, to waiters: [TokenRequestID], _ fx: inout [Effect]) {
+    if !waiters.isEmpty { fx.append(.deliverIDToken(requestIds: TokenRequestIDs(waiters), result: result)) }
   }
 
   /// Emits `notify{error}`.
@@ -178,7 +197,14 @@ extension AuthMachine {
   /// Puts the machine in `state` with the given request counter: for model checkers that rename
   /// a state's values. Feeding events is the only other way a state changes.
   public mutating func restate(_ state: AuthState, nextRequestID: RequestID) {
-    self.state = state
+    (phase, user) = state.split
+    self.nextRequestID = nextRequestID
+  }
+
+  /// Puts the machine in this phase with this user (for model checkers).
+  public mutating func restate(phase: Phase, user: SignedInUser?, nextRequestID: RequestID) {
+    self.phase = phase
+    self.user = user
     self.nextRequestID = nextRequestID
   }
 }

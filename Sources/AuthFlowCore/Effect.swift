@@ -1,48 +1,45 @@
-/// Work the machine asks an interpreter to do; plain data.
-public enum Effect: Hashable, Codable, Sendable {
+/// Work the machine asks its surroundings to do; plain data. Requests to the world (answered by
+/// an `AuthInterpreter`) are typed apart from the local commands a runtime carries out itself.
+public enum Effect: Hashable, Sendable {
+  /// Send this request to the world; its answer comes back as `result(requestId:result:)`.
+  case request(RequestID, Request)
   /// Read the stored session; answered by `sessionLoaded` or `requestFailed`.
   case loadSession(requestId: RequestID)
   /// Store the session (replacing what was stored).
   indirect case persistSession(session: Session)
   /// Remove the stored session.
   case clearSession
-  /// Firebase `accounts:signUp` with no email: a new anonymous user.
-  case signUpAnonymously(requestId: RequestID)
-  /// Show Google's consent step.
-  case authorizeWithGoogle(requestId: RequestID, intent: GoogleIntent, loginHint: String?)
-  /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
-  indirect case signInWithIdp(requestId: RequestID, credential: GoogleCredential, linkTo: String?)
-  /// Firebase `accounts:signInWithPassword`.
-  case signInWithPassword(requestId: RequestID, email: String, password: String)
-  /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.
-  indirect case signUpWithPassword(
-    requestId: RequestID, email: String, password: String, linkTo: String?)
-  /// Firebase `accounts:sendOobCode` with `PASSWORD_RESET`.
-  case sendPasswordReset(requestId: RequestID, email: String)
-  /// Secure Token `/v1/token` with the refresh token.
-  case refreshToken(requestId: RequestID, refreshToken: String)
-  /// Firebase `accounts:delete` for the account whose ID token this is.
-  case deleteAccount(requestId: RequestID, idToken: String)
-  /// Sign out of the Google SDK, so the next sign-in offers the account chooser.
-  case signOutProvider
   /// Fire `timerFired{timer}` at `at`, replacing any earlier schedule of the same timer.
   case scheduleTimer(timer: TimerID, at: Instant)
   /// Forget a scheduled timer.
   case cancelTimer(timer: TimerID)
   /// Answer `idTokenRequested` calls.
-  case deliverIDToken(requestIds: RequestIDs, result: TokenResult)
+  case deliverIDToken(requestIds: TokenRequestIDs, result: TokenResult)
+  /// Sign out of a provider's SDK, so the next sign-in offers the account chooser.
+  case signOutProvider(provider: ProviderID)
   /// Tell the app something it must act on.
   case notify(notification: AuthNotification)
 }
 
-/// Why the Google consent step is shown.
-public enum GoogleIntent: String, Hashable, Codable, Sendable, CaseIterable {
-  /// Sign in (nobody signed in).
-  case signIn
-  /// Link Google to the current user (anonymous upgrade or permanent link).
-  case link
-  /// Prove again who the current user is.
-  case reauthenticate
+/// A request to the world: what an `AuthInterpreter` performs, each answered by one
+/// `RequestResult`.
+public enum Request: Hashable, Sendable {
+  /// Firebase `accounts:signUp` with no email: a new anonymous user.
+  case signUpAnonymously
+  /// Show a provider's consent step.
+  case authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+  /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
+  indirect case signInWithIdp(credential: IdPCredential, linkTo: String?)
+  /// Firebase `accounts:signInWithPassword`.
+  case signInWithPassword(email: String, password: String)
+  /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.
+  indirect case signUpWithPassword(email: String, password: String, linkTo: String?)
+  /// Firebase `accounts:sendOobCode` with `PASSWORD_RESET`.
+  case sendPasswordReset(email: String)
+  /// Secure Token `/v1/token` with the refresh token.
+  case refreshToken(refreshToken: String)
+  /// Firebase `accounts:delete` for the account whose ID token this is.
+  case deleteAccount(idToken: String)
 }
 
 /// The answer to `idTokenRequested`.
@@ -69,47 +66,189 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case passwordResetSent(email: String)
 }
 
+// MARK: - Names
+
 extension Effect {
-  /// The effect's name, as used in scenario files.
-  public var name: String {
-    switch self {
-    case .loadSession: "loadSession"
-    case .persistSession: "persistSession"
-    case .clearSession: "clearSession"
-    case .signUpAnonymously: "signUpAnonymously"
-    case .authorizeWithGoogle: "authorizeWithGoogle"
-    case .signInWithIdp: "signInWithIdp"
-    case .signInWithPassword: "signInWithPassword"
-    case .signUpWithPassword: "signUpWithPassword"
-    case .sendPasswordReset: "sendPasswordReset"
-    case .refreshToken: "refreshToken"
-    case .deleteAccount: "deleteAccount"
-    case .signOutProvider: "signOutProvider"
-    case .scheduleTimer: "scheduleTimer"
-    case .cancelTimer: "cancelTimer"
-    case .deliverIDToken: "deliverIDToken"
-    case .notify: "notify"
+  /// Every effect name a scenario file may use. Google's consent step keeps its own spelling,
+  /// `authorizeWithGoogle`; every other provider's is `authorize{provider}`.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
+    case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
+    case refreshToken, deleteAccount, signOutProvider, scheduleTimer, cancelTimer
+    case deliverIDToken, notify
+
+    /// Whether this is a provider's consent step.
+    public var isConsent: Bool { self == .authorizeWithGoogle || self == .authorize }
+
+    /// Whether effects of this kind expect a result (and so are answered from a script).
+    public var isRequest: Bool {
+      switch self {
+      case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
+        .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
+        .deleteAccount:
+        true
+      case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
+        .deliverIDToken, .notify:
+        false
+      }
     }
+  }
+
+  /// The effect's name.
+  public var kind: Kind {
+    switch self {
+    case .request(_, let r): r.kind
+    case .loadSession: .loadSession
+    case .persistSession: .persistSession
+    case .clearSession: .clearSession
+    case .scheduleTimer: .scheduleTimer
+    case .cancelTimer: .cancelTimer
+    case .deliverIDToken: .deliverIDToken
+    case .signOutProvider: .signOutProvider
+    case .notify: .notify
+    }
+  }
+
+  /// The effect's name, as used in scenario files.
+  public var name: String { kind.rawValue }
+
+  /// The request this effect sends to the world, if it is one.
+  public var asRequest: Request? {
+    if case .request(_, let r) = self { return r }
+    return nil
   }
 
   /// The request id when this effect expects a result, else `nil`.
   public var requestId: RequestID? {
     switch self {
-    case .loadSession(let id), .signUpAnonymously(let id): id
-    case .authorizeWithGoogle(let id, _, _), .signInWithIdp(let id, _, _): id
-    case .signInWithPassword(let id, _, _), .signUpWithPassword(let id, _, _, _): id
-    case .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _): id
-    case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
-      .deliverIDToken, .notify:
+    case .request(let id, _), .loadSession(let id): id
+    case .persistSession, .clearSession, .scheduleTimer, .cancelTimer, .deliverIDToken,
+      .signOutProvider, .notify:
       nil
     }
   }
+}
 
-  /// Every effect name, for validation and suggestions.
-  public static let allNames = [
-    "loadSession", "persistSession", "clearSession", "signUpAnonymously", "authorizeWithGoogle",
-    "signInWithIdp", "signInWithPassword", "signUpWithPassword", "sendPasswordReset",
-    "refreshToken", "deleteAccount", "signOutProvider", "scheduleTimer", "cancelTimer",
-    "deliverIDToken", "notify",
-  ]
+extension Request {
+  /// The request's effect name.
+  public var kind: Effect.Kind {
+    switch self {
+    case .signUpAnonymously: .signUpAnonymously
+    case .authorize(let p, _, _): p == .google ? .authorizeWithGoogle : .authorize
+    case .signInWithIdp: .signInWithIdp
+    case .signInWithPassword: .signInWithPassword
+    case .signUpWithPassword: .signUpWithPassword
+    case .sendPasswordReset: .sendPasswordReset
+    case .refreshToken: .refreshToken
+    case .deleteAccount: .deleteAccount
+    }
+  }
+
+  /// The request's name.
+  public var name: String { kind.rawValue }
+}
+
+extension AuthNotification {
+  /// Every notification name.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
+    case passwordResetSent
+  }
+
+  /// The notification's name.
+  public var kind: Kind {
+    switch self {
+    case .migrationReady: .migrationReady
+    case .sessionExpired: .sessionExpired
+    case .signedOutAfterError: .signedOutAfterError
+    case .userMismatch: .userMismatch
+    case .error: .error
+    case .passwordResetSent: .passwordResetSent
+    }
+  }
+}
+
+// MARK: - JSON
+
+extension Effect: Codable {
+  /// The wire form: one flat case per effect name, a request's id beside its fields.
+  private enum Wire: Codable {
+    case loadSession(requestId: RequestID)
+    case persistSession(session: Session)
+    case clearSession
+    case signUpAnonymously(requestId: RequestID)
+    case authorizeWithGoogle(requestId: RequestID, intent: AuthorizationIntent, loginHint: String?)
+    case authorize(
+      requestId: RequestID, provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    case signInWithIdp(requestId: RequestID, credential: IdPCredential, linkTo: String?)
+    case signInWithPassword(requestId: RequestID, email: String, password: String)
+    case signUpWithPassword(requestId: RequestID, email: String, password: String, linkTo: String?)
+    case sendPasswordReset(requestId: RequestID, email: String)
+    case refreshToken(requestId: RequestID, refreshToken: String)
+    case deleteAccount(requestId: RequestID, idToken: String)
+    case signOutProvider(provider: ProviderID)
+    case scheduleTimer(timer: TimerID, at: Instant)
+    case cancelTimer(timer: TimerID)
+    case deliverIDToken(requestIds: TokenRequestIDs, result: TokenResult)
+    case notify(notification: AuthNotification)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    switch try Wire(from: decoder) {
+    case .loadSession(let id): self = .loadSession(requestId: id)
+    case .persistSession(let s): self = .persistSession(session: s)
+    case .clearSession: self = .clearSession
+    case .signUpAnonymously(let id): self = .request(id, .signUpAnonymously)
+    case .authorizeWithGoogle(let id, let i, let h):
+      self = .request(id, .authorize(provider: .google, intent: i, loginHint: h))
+    case .authorize(let id, let p, let i, let h):
+      self = .request(id, .authorize(provider: p, intent: i, loginHint: h))
+    case .signInWithIdp(let id, let c, let l):
+      self = .request(id, .signInWithIdp(credential: c, linkTo: l))
+    case .signInWithPassword(let id, let e, let p):
+      self = .request(id, .signInWithPassword(email: e, password: p))
+    case .signUpWithPassword(let id, let e, let p, let l):
+      self = .request(id, .signUpWithPassword(email: e, password: p, linkTo: l))
+    case .sendPasswordReset(let id, let e): self = .request(id, .sendPasswordReset(email: e))
+    case .refreshToken(let id, let t): self = .request(id, .refreshToken(refreshToken: t))
+    case .deleteAccount(let id, let t): self = .request(id, .deleteAccount(idToken: t))
+    case .signOutProvider(let p): self = .signOutProvider(provider: p)
+    case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
+    case .cancelTimer(let t): self = .cancelTimer(timer: t)
+    case .deliverIDToken(let ids, let r): self = .deliverIDToken(requestIds: ids, result: r)
+    case .notify(let n): self = .notify(notification: n)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    let wire: Wire
+    switch self {
+    case .request(let id, let request):
+      switch request {
+      case .signUpAnonymously: wire = .signUpAnonymously(requestId: id)
+      case .authorize(let p, let i, let h):
+        wire =
+          p == .google
+          ? .authorizeWithGoogle(requestId: id, intent: i, loginHint: h)
+          : .authorize(requestId: id, provider: p, intent: i, loginHint: h)
+      case .signInWithIdp(let c, let l): wire = .signInWithIdp(requestId: id, credential: c, linkTo: l)
+      case .signInWithPassword(let e, let p):
+        wire = .signInWithPassword(requestId: id, email: e, password: p)
+      case .signUpWithPassword(let e, let p, let l):
+        wire = .signUpWithPassword(requestId: id, email: e, password: p, linkTo: l)
+      case .sendPasswordReset(let e): wire = .sendPasswordReset(requestId: id, email: e)
+      case .refreshToken(let t): wire = .refreshToken(requestId: id, refreshToken: t)
+      case .deleteAccount(let t): wire = .deleteAccount(requestId: id, idToken: t)
+      }
+    case .loadSession(let id): wire = .loadSession(requestId: id)
+    case .persistSession(let s): wire = .persistSession(session: s)
+    case .clearSession: wire = .clearSession
+    case .scheduleTimer(let t, let at): wire = .scheduleTimer(timer: t, at: at)
+    case .cancelTimer(let t): wire = .cancelTimer(timer: t)
+    case .deliverIDToken(let ids, let r): wire = .deliverIDToken(requestIds: ids, result: r)
+    case .signOutProvider(let p): wire = .signOutProvider(provider: p)
+    case .notify(let n): wire = .notify(notification: n)
+    }
+    try wire.encode(to: encoder)
+  }
 }

@@ -11,15 +11,15 @@ public enum Event: Hashable, Codable, Sendable {
 }
 
 /// What the user or the app did, named after the action.
-public enum Intent: Hashable, Codable, Sendable {
+public enum Intent: Hashable, Sendable {
   /// The app started; the stored session is read first.
   case appLaunched
   /// Sign in as a Firebase anonymous user.
   case signInAnonymouslyTapped
-  /// Sign in with Google; for an anonymous user this is the upgrade.
-  case signInWithGoogleTapped
-  /// Link Google to the signed-in permanent account.
-  case linkGoogleTapped
+  /// Sign in with a provider; for an anonymous user this is the upgrade.
+  case signInWithProviderTapped(provider: ProviderID)
+  /// Link a provider to the signed-in account (for an anonymous user: the upgrade).
+  case linkProviderTapped(provider: ProviderID)
   /// Sign in with email and password.
   case signInWithEmail(email: String, password: String)
   /// Create an email/password account; for an anonymous user this links it.
@@ -30,8 +30,9 @@ public enum Intent: Hashable, Codable, Sendable {
   case migrationDecided(choice: MigrationChoice)
   /// The app has moved the anonymous user's data after a `merge`.
   case migrationFinished
-  /// Start Google reauthentication (also resumes a waiting sensitive operation).
-  case reauthenticateTapped
+  /// Prove again who the user is (also resumes a waiting sensitive operation); `nil` picks the
+  /// account's own provider.
+  case reauthenticateTapped(provider: ProviderID? = nil)
   /// Sign out; an anonymous user must consent to losing their data.
   case signOutTapped(discardAnonymousData: Bool)
   /// Delete the signed-in account.
@@ -39,10 +40,10 @@ public enum Intent: Hashable, Codable, Sendable {
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
-  case idTokenRequested(requestId: RequestID, forceRefresh: Bool)
+  case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
 }
 
-/// The app's decision when an anonymous user's Google account already has an owner.
+/// The app's decision when an anonymous user's provider account already has an owner.
 public enum MigrationChoice: String, Hashable, Codable, Sendable, CaseIterable {
   /// Sign in to the existing account; the app moves the anonymous data, then says so.
   case merge
@@ -56,16 +57,16 @@ public enum MigrationChoice: String, Hashable, Codable, Sendable, CaseIterable {
 public enum RequestResult: Hashable, Codable, Sendable {
   /// The stored session (`nil` when nothing is stored).
   indirect case sessionLoaded(session: Session?)
-  /// The Google consent step returned a credential.
-  indirect case providerSucceeded(credential: GoogleCredential)
-  /// The user closed the Google consent step.
+  /// The provider's consent step returned a credential.
+  indirect case providerSucceeded(credential: IdPCredential)
+  /// The user closed the consent step.
   case providerCancelled
-  /// The Google consent step failed.
+  /// The consent step failed.
   case providerFailed(error: AuthError)
   /// Firebase signed someone in (or linked the current user).
   indirect case signedIn(session: Session)
-  /// The Google account already belongs to another user; `credential` can sign in to it.
-  indirect case credentialAlreadyInUse(credential: GoogleCredential, email: String?)
+  /// The provider account already belongs to another user; `credential` can sign in to it.
+  indirect case credentialAlreadyInUse(credential: IdPCredential, email: String?)
   /// The request failed.
   case requestFailed(error: AuthError)
   /// Secure Token answered a refresh; `expiresIn` is in seconds from now.
@@ -74,6 +75,17 @@ public enum RequestResult: Hashable, Codable, Sendable {
   case accountDeleted
   /// The password-reset email was sent.
   case passwordResetSent
+
+  /// The error a failed result carries; any answer of the wrong kind counts as
+  /// `UNEXPECTED_RESPONSE` (an interpreter that breaks the protocol is a transient fault).
+  public var failure: AuthError {
+    switch self {
+    case .requestFailed(let e), .providerFailed(let e): e
+    case .sessionLoaded, .providerSucceeded, .providerCancelled, .signedIn,
+      .credentialAlreadyInUse, .tokenRefreshed, .accountDeleted, .passwordResetSent:
+      .unexpectedResponse
+    }
+  }
 }
 
 /// The machine's timers.
@@ -82,4 +94,131 @@ public enum TimerID: String, Hashable, Codable, Sendable, CaseIterable {
   case tokenRefresh
   /// Read the stored session again after a transient failure (e.g. a locked keychain).
   case restoreRetry
+}
+
+// MARK: - Names
+
+extension Intent {
+  /// Every intent name a scenario file may use. Google's spellings are the generic provider
+  /// intents with `provider: "google.com"`.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case appLaunched, signInAnonymouslyTapped, signInWithGoogleTapped, linkGoogleTapped
+    case signInWithProviderTapped, linkProviderTapped, signInWithEmail, createAccount
+    case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
+    case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested
+  }
+
+  /// The intent's name, as scenario files spell it.
+  public var kind: Kind {
+    switch self {
+    case .appLaunched: .appLaunched
+    case .signInAnonymouslyTapped: .signInAnonymouslyTapped
+    case .signInWithProviderTapped(let p):
+      p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped
+    case .linkProviderTapped(let p): p == .google ? .linkGoogleTapped : .linkProviderTapped
+    case .signInWithEmail: .signInWithEmail
+    case .createAccount: .createAccount
+    case .sendPasswordReset: .sendPasswordReset
+    case .migrationDecided: .migrationDecided
+    case .migrationFinished: .migrationFinished
+    case .reauthenticateTapped: .reauthenticateTapped
+    case .signOutTapped: .signOutTapped
+    case .deleteAccountTapped: .deleteAccountTapped
+    case .cancelTapped: .cancelTapped
+    case .idTokenRequested: .idTokenRequested
+    }
+  }
+
+  /// `signInWithProviderTapped` for Google.
+  public static let signInWithGoogleTapped = Intent.signInWithProviderTapped(provider: .google)
+  /// `linkProviderTapped` for Google.
+  public static let linkGoogleTapped = Intent.linkProviderTapped(provider: .google)
+}
+
+extension RequestResult {
+  /// Every result name.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
+    case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
+  }
+
+  /// The result's name.
+  public var kind: Kind {
+    switch self {
+    case .sessionLoaded: .sessionLoaded
+    case .providerSucceeded: .providerSucceeded
+    case .providerCancelled: .providerCancelled
+    case .providerFailed: .providerFailed
+    case .signedIn: .signedIn
+    case .credentialAlreadyInUse: .credentialAlreadyInUse
+    case .requestFailed: .requestFailed
+    case .tokenRefreshed: .tokenRefreshed
+    case .accountDeleted: .accountDeleted
+    case .passwordResetSent: .passwordResetSent
+    }
+  }
+}
+
+// MARK: - JSON
+
+extension Intent: Codable {
+  /// The wire form: one case per name, so Google's spellings stay what they always were.
+  private enum Wire: Codable {
+    case appLaunched, signInAnonymouslyTapped, signInWithGoogleTapped, linkGoogleTapped
+    case signInWithProviderTapped(provider: ProviderID)
+    case linkProviderTapped(provider: ProviderID)
+    case signInWithEmail(email: String, password: String)
+    case createAccount(email: String, password: String)
+    case sendPasswordReset(email: String)
+    case migrationDecided(choice: MigrationChoice)
+    case migrationFinished
+    case reauthenticateTapped(provider: ProviderID?)
+    case signOutTapped(discardAnonymousData: Bool)
+    case deleteAccountTapped, cancelTapped
+    case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    switch try Wire(from: decoder) {
+    case .appLaunched: self = .appLaunched
+    case .signInAnonymouslyTapped: self = .signInAnonymouslyTapped
+    case .signInWithGoogleTapped: self = .signInWithProviderTapped(provider: .google)
+    case .linkGoogleTapped: self = .linkProviderTapped(provider: .google)
+    case .signInWithProviderTapped(let p): self = .signInWithProviderTapped(provider: p)
+    case .linkProviderTapped(let p): self = .linkProviderTapped(provider: p)
+    case .signInWithEmail(let e, let p): self = .signInWithEmail(email: e, password: p)
+    case .createAccount(let e, let p): self = .createAccount(email: e, password: p)
+    case .sendPasswordReset(let e): self = .sendPasswordReset(email: e)
+    case .migrationDecided(let c): self = .migrationDecided(choice: c)
+    case .migrationFinished: self = .migrationFinished
+    case .reauthenticateTapped(let p): self = .reauthenticateTapped(provider: p)
+    case .signOutTapped(let d): self = .signOutTapped(discardAnonymousData: d)
+    case .deleteAccountTapped: self = .deleteAccountTapped
+    case .cancelTapped: self = .cancelTapped
+    case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    let wire: Wire
+    switch self {
+    case .appLaunched: wire = .appLaunched
+    case .signInAnonymouslyTapped: wire = .signInAnonymouslyTapped
+    case .signInWithProviderTapped(let p):
+      wire = p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped(provider: p)
+    case .linkProviderTapped(let p):
+      wire = p == .google ? .linkGoogleTapped : .linkProviderTapped(provider: p)
+    case .signInWithEmail(let e, let p): wire = .signInWithEmail(email: e, password: p)
+    case .createAccount(let e, let p): wire = .createAccount(email: e, password: p)
+    case .sendPasswordReset(let e): wire = .sendPasswordReset(email: e)
+    case .migrationDecided(let c): wire = .migrationDecided(choice: c)
+    case .migrationFinished: wire = .migrationFinished
+    case .reauthenticateTapped(let p): wire = .reauthenticateTapped(provider: p)
+    case .signOutTapped(let d): wire = .signOutTapped(discardAnonymousData: d)
+    case .deleteAccountTapped: wire = .deleteAccountTapped
+    case .cancelTapped: wire = .cancelTapped
+    case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
+    }
+    try wire.encode(to: encoder)
+  }
 }

@@ -1,54 +1,130 @@
-/// A broken invariant: which one (numbered as in the contract) and what happened.
+/// The model's invariants, by name. `number` is the contract's numbering, kept for the docs.
+public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+  /// Every event is handled in every state, without a trap.
+  case total
+  /// An anonymous user leaves only by an explicit decision; their account is deleted only after
+  /// the app moved its data.
+  case anonymousDataKept
+  /// At most one request per family (flow, refresh, cleanup) in flight; every request sent is
+  /// awaited.
+  case singleFlight
+  /// The last write of a step matches the session the machine holds.
+  case persistenceFollowsState
+  /// Transient and throttled errors never sign anyone out.
+  case transientNeverSignsOut
+  /// A result nobody waits for changes nothing.
+  case staleResultsIgnored
+  /// `signedOut` is reachable from everywhere, and effects use only tokens the machine holds.
+  case oldTokensUnused
+  /// Reauthentication never switches users; the user changes only through a migration.
+  case reauthenticationKeepsUser
+  /// Every `idTokenRequested` is answered by exactly one `deliverIDToken`.
+  case oneAnswerPerTokenRequest
+  /// States, events and effects survive a JSON round-trip.
+  case jsonRoundTrip
+  /// A user is present exactly when the phase needs one.
+  case userMatchesPhase
+
+  /// The contract's number (the new layout's own invariant is 11).
+  public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
+
+  /// A short title.
+  public var title: String {
+    switch self {
+    case .total: "total"
+    case .anonymousDataKept: "no silent loss of anonymous data"
+    case .singleFlight: "single flight"
+    case .persistenceFollowsState: "persistence follows state"
+    case .transientNeverSignsOut: "transient errors never sign out"
+    case .staleResultsIgnored: "stale results change nothing"
+    case .oldTokensUnused: "signedOut reachable; old tokens unused"
+    case .reauthenticationKeepsUser: "reauthentication never switches users"
+    case .oneAnswerPerTokenRequest: "one deliverIDToken per idTokenRequested"
+    case .jsonRoundTrip: "JSON round-trip"
+    case .userMatchesPhase: "a user is present exactly when the phase needs one"
+    }
+  }
+
+  public var description: String { rawValue }
+}
+
+/// A broken invariant: which one and what happened.
 public struct Violation: Hashable, Sendable, CustomStringConvertible {
-  /// The invariant's number, 1–10.
-  public var invariant: Int
+  /// The invariant.
+  public var invariant: Invariant
   /// What went wrong in this step.
   public var message: String
 
   /// Creates a violation.
-  public init(_ invariant: Int, _ message: String) {
+  public init(_ invariant: Invariant, _ message: String) {
     self.invariant = invariant
     self.message = message
   }
 
   public var description: String {
-    "invariant \(invariant) (\(Invariants.names[invariant] ?? "?")): \(message)"
+    "invariant \(invariant.number) \(invariant.rawValue) (\(invariant.title)): \(message)"
   }
 }
 
-/// The model's invariants, checked on one step: the machine before, the event, the machine after
-/// and the effects. Every check is local to the step, so it needs no history: the same function
-/// serves the property tests (on sequences) and the model checker (on transitions).
-///
-/// Not checked here: 1 (total: a trap would crash the checker itself), 7's first half
-/// (reachability of `signedOut`, a property of the whole graph) and 10 (JSON round-trip, which
-/// needs Foundation; the verification module checks it).
-public enum Invariants {
-  /// The invariants' short names.
-  public static let names: [Int: String] = [
-    1: "total", 2: "no silent loss of anonymous data", 3: "single flight",
-    4: "persistence follows state", 5: "transient errors never sign out",
-    6: "stale results change nothing", 7: "signedOut reachable; old tokens unused",
-    8: "reauthentication never switches users", 9: "one deliverIDToken per idTokenRequested",
-    10: "JSON round-trip",
-  ]
-
-  /// The request each family awaits in `state`.
-  public static func awaited(_ state: AuthState) -> Awaited {
-    var out = Awaited()
-    out.flow = state.pendingRequest
-    if let user = state.user {
-      if case .refreshing(let r, _, _) = user.token { out.refresh = r }
-      out.cleanup = user.cleanupRequest
+extension Phase {
+  /// The request the phase itself waits for (not counting refresh and cleanup).
+  public var pendingRequest: RequestID? {
+    switch self {
+    case .starting, .resting, .migrationRequired, .reauthenticationRequired: nil
+    case .restoring(let r): r.retryAt == nil ? r.request : nil  // A waiting retry is not in flight.
+    case .signingInAnonymously(let r), .deletingAccount(let r): r
+    case .providerFlow(let f): f.request
+    case .migrating(let m): m.request
+    case .emailFlow(let e): e.request
     }
+  }
+
+  /// Whether the phase is consistent with `user`: present exactly when the phase needs one, and
+  /// anonymous where only an anonymous user can be.
+  public func accepts(_ user: SignedInUser?) -> Bool {
+    switch self {
+    case .starting, .restoring, .signingInAnonymously: return user == nil
+    case .resting: return true
+    case .providerFlow(let f):
+      switch f.purpose {
+      case .signIn: return user == nil
+      case .upgrade: return user?.session.anonymous == true
+      case .link: return user?.session.anonymous == false
+      case .reauthenticate: return user != nil
+      }
+    case .migrationRequired, .migrating: return user?.session.anonymous == true
+    case .reauthenticationRequired, .deletingAccount: return user != nil
+    case .emailFlow(let e):
+      switch e.kind {
+      case .signIn, .passwordReset: return user == nil
+      case .createAccount: return user?.session.anonymous ?? true
+      }
+    }
+  }
+}
+
+/// The invariants, checked on one step: the machine before, the event, the machine after and
+/// the effects. Every check is local to the step, so it needs no history: the same function
+/// serves the scenario runner, the property tests (on sequences) and the model checker (on
+/// transitions).
+///
+/// Not checked here: `total` (a trap would crash the checker itself), the first half of
+/// `oldTokensUnused` (reachability of `signedOut`, a property of the whole graph) and
+/// `jsonRoundTrip` (needs Foundation; the verification module checks it).
+public enum Invariants {
+  /// The request each family awaits in `machine`.
+  public static func awaited(_ machine: AuthMachine) -> Awaited {
+    var out = Awaited()
+    out.flow = machine.phase.pendingRequest
+    out.refresh = machine.user?.refreshRequest
+    out.cleanup = machine.user?.cleanupRequest
     return out
   }
 
-  /// The app's `idTokenRequested` ids the state holds unanswered.
-  public static func heldTokenRequests(_ state: AuthState) -> [RequestID] {
-    if case .restoring(_, let waiters, _) = state { return waiters }
-    if case .refreshing(_, let waiters, _)? = state.user?.token { return waiters }
-    return []
+  /// The app's `idTokenRequested` ids the machine holds unanswered.
+  public static func heldTokenRequests(_ machine: AuthMachine) -> [TokenRequestID] {
+    if case .restoring(let r) = machine.phase { return r.waiters }
+    return machine.user?.tokenWaiters ?? []
   }
 
   /// Every violation in one step.
@@ -56,69 +132,77 @@ public enum Invariants {
     before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect]
   ) -> [Violation] {
     var out: [Violation] = []
-    let b = before.state
-    let a = after.state
-    let bs = b.session
-    let ase = a.session
-    let awaitedBefore = awaited(b)
+    let bs = before.user?.session
+    let ase = after.user?.session
+    let awaitedBefore = awaited(before)
 
-    // 6. A result nobody waits for changes nothing.
+    if !after.phase.accepts(after.user) {
+      out.append(
+        Violation(
+          .userMatchesPhase,
+          "\(after.stateName) with \(after.user.map { "user \($0.session.uid)" } ?? "no user")"))
+    }
+
     if case .result(let id, _) = event, !awaitedBefore.contains(id) {
       if before != after || !effects.isEmpty {
-        out.append(Violation(6, "stale result #\(id) changed the machine or emitted effects"))
+        out.append(Violation(.staleResultsIgnored, "stale result #\(id) changed the machine or emitted effects"))
       }
       return out
     }
 
-    // 2. An anonymous user leaves only by an explicit decision.
-    if let s = bs, s.anonymous, ase?.uid != s.uid, !anonymousExitAllowed(b, event) {
+    // An anonymous user leaves only by an explicit decision.
+    if let s = bs, s.anonymous, ase?.uid != s.uid, !anonymousExitAllowed(before, event) {
       out.append(
-        Violation(2, "anonymous user \(s.uid) was dropped by \(describe(event)) in \(b.name)"))
+        Violation(
+          .anonymousDataKept,
+          "anonymous user \(s.uid) was dropped by \(describe(event)) in \(before.stateName)"))
     }
-    for case .deleteAccount(_, let token) in effects {
+    for case .request(_, .deleteAccount(let token)) in effects {
       if let c = ase?.pendingCleanup, c.idToken == token {
         // The migrated anonymous account: only once the app moved its data (or chose to drop it).
         if !c.dataMoved {
-          out.append(Violation(2, "anonymous account \(c.uid) deleted before its data was moved"))
+          out.append(Violation(.anonymousDataKept, "anonymous account \(c.uid) deleted before its data was moved"))
         }
         continue
       }
       let anonymousToken =
         (bs?.anonymous == true && bs?.idToken == token)
         || (ase?.anonymous == true && ase?.idToken == token)
-      if anonymousToken, !deleteOfAnonymousAllowed(b, event) {
-        out.append(Violation(2, "deleteAccount for an anonymous user without deleteAccountTapped"))
+      if anonymousToken, !deleteOfAnonymousAllowed(before, event) {
+        out.append(Violation(.anonymousDataKept, "deleteAccount for an anonymous user without deleteAccountTapped"))
       }
     }
 
-    // 3. One request per family in flight; every request sent is awaited.
+    // One request per family in flight; every request sent is awaited.
     var sent = (flow: 0, refresh: 0, cleanup: 0)
-    let awaitedAfter = awaited(a)
+    let awaitedAfter = awaited(after)
     for effect in effects {
       guard let id = effect.requestId else { continue }
-      let family: RequestFamily =
-        if case .refreshToken = effect { .refresh } else if awaitedAfter[.cleanup] == id {
-          .cleanup
-        } else { .flow }
+      let family: RequestFamily
+      if case .request(_, .refreshToken) = effect {
+        family = .refresh
+      } else {
+        family = awaitedAfter.cleanup == id ? .cleanup : .flow
+      }
       switch family {
       case .flow: sent.flow += 1
       case .refresh: sent.refresh += 1
       case .cleanup: sent.cleanup += 1
       }
       if awaitedAfter[family] != id {
-        out.append(Violation(3, "\(effect.name) #\(id) was sent but is not awaited"))
+        out.append(Violation(.singleFlight, "\(effect.name) #\(id) was sent but is not awaited"))
       }
       if let earlier = awaitedBefore[family], earlier != id, !answers(event, earlier) {
-        out.append(Violation(3, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
+        out.append(Violation(.singleFlight, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
       }
     }
     for (family, n) in [
       (RequestFamily.flow, sent.flow), (.refresh, sent.refresh), (.cleanup, sent.cleanup),
     ] where n > 1 {
-      out.append(Violation(3, "\(n) \(family) requests sent in one step"))
+      out.append(Violation(.singleFlight, "\(n) \(family) requests sent in one step"))
     }
 
-    // 4. The last write matches the state's session.
+    // The last write matches the machine's session.
     var lastWrite: Session?? = nil
     for effect in effects {
       if case .persistSession(let s) = effect { lastWrite = .some(s) }
@@ -128,65 +212,71 @@ public enum Invariants {
       if written != ase {
         out.append(
           Violation(
-            4, "the last write (\(written?.uid ?? "clear")) differs from the state's session"))
+            .persistenceFollowsState,
+            "the last write (\(written?.uid ?? "clear")) differs from the machine's session"))
       }
-    } else if ase != bs, !isRestore(b, event) {
-      out.append(Violation(4, "the session changed without being written"))
+    } else if ase != bs, !isRestore(before, event) {
+      out.append(Violation(.persistenceFollowsState, "the session changed without being written"))
     }
 
-    // 5. Transient and throttled errors never sign anyone out.
-    if let error = failure(in: event), error.kind.isRetryable, let s = bs,
-      ase?.uid != s.uid
-    {
-      out.append(Violation(5, "\(error.code) signed out \(s.uid)"))
+    // Transient and throttled errors never sign anyone out.
+    if let error = failure(in: event), error.kind.isRetryable, let s = bs, ase?.uid != s.uid {
+      out.append(Violation(.transientNeverSignsOut, "\(error.code) signed out \(s.uid)"))
     }
 
-    // 7. Effects only use tokens the machine holds (so none after sign-out).
+    // Effects only use tokens the machine holds (so none after sign-out).
     let held = tokens(bs) + tokens(ase)
     for effect in effects {
       for token in usedTokens(effect) where !held.contains(token) {
-        out.append(Violation(7, "\(effect.name) uses a token of no current session"))
+        out.append(Violation(.oldTokensUnused, "\(effect.name) uses a token of no current session"))
       }
       if case .deliverIDToken(_, .token(let t)) = effect, t != ase?.idToken {
-        out.append(Violation(7, "deliverIDToken hands out a token that is not the session's"))
+        out.append(Violation(.oldTokensUnused, "deliverIDToken hands out a token that is not the session's"))
       }
     }
 
-    // 8. The user changes only through a migration.
-    if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(b) {
-      out.append(Violation(8, "the user changed from \(s.uid) to \(t.uid) in \(b.name)"))
+    // The user changes only through a migration.
+    if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(before) {
+      out.append(
+        Violation(
+          .reauthenticationKeepsUser, "the user changed from \(s.uid) to \(t.uid) in \(before.stateName)"))
     }
 
-    // 9. Every idTokenRequested gets exactly one deliverIDToken.
-    var pool = heldTokenRequests(b)
+    // Every idTokenRequested gets exactly one deliverIDToken.
+    var pool = heldTokenRequests(before)
     if case .intent(.idTokenRequested(let id, _)) = event { pool.append(id) }
-    var delivered: [RequestID] = []
+    var delivered: [TokenRequestID] = []
     for case .deliverIDToken(let ids, _) in effects { delivered += ids }
-    let heldAfter = heldTokenRequests(a)
+    let heldAfter = heldTokenRequests(after)
     if !delivered.isEmpty || pool.count != heldAfter.count {
       if Set(delivered).count != delivered.count {
-        out.append(Violation(9, "a token request was answered twice in one step"))
+        out.append(Violation(.oneAnswerPerTokenRequest, "a token request was answered twice in one step"))
       }
       for id in delivered where !pool.contains(id) {
-        out.append(Violation(9, "deliverIDToken for #\(id), which nobody was waiting for"))
+        out.append(Violation(.oneAnswerPerTokenRequest, "deliverIDToken for #\(id), which nobody was waiting for"))
       }
       if Set(heldAfter) != Set(pool).subtracting(delivered) {
         out.append(
-          Violation(9, "token requests lost or invented (\(describe(event)) in \(b.name))"))
+          Violation(
+            .oneAnswerPerTokenRequest,
+            "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
       }
     } else if heldAfter != pool {
-      out.append(Violation(9, "token requests lost or invented (\(describe(event)) in \(b.name))"))
+      out.append(
+        Violation(
+          .oneAnswerPerTokenRequest,
+          "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
     }
     return out
   }
 
-  static func isMigrating(_ state: AuthState) -> Bool {
-    if case .migrating = state { return true }
+  static func isMigrating(_ machine: AuthMachine) -> Bool {
+    if case .migrating = machine.phase { return true }
     return false
   }
 
-  static func anonymousExitAllowed(_ b: AuthState, _ event: Event) -> Bool {
-    switch (b, event) {
+  static func anonymousExitAllowed(_ before: AuthMachine, _ event: Event) -> Bool {
+    switch (before.phase, event) {
     case (_, .intent(.signOutTapped(discardAnonymousData: true))): return true
     case (.deletingAccount, .result(_, .accountDeleted)): return true
     case (.migrating, .result(_, .signedIn)): return true
@@ -195,9 +285,11 @@ public enum Invariants {
     }
   }
 
-  static func deleteOfAnonymousAllowed(_ b: AuthState, _ event: Event) -> Bool {
+  static func deleteOfAnonymousAllowed(_ before: AuthMachine, _ event: Event) -> Bool {
     if case .intent(.deleteAccountTapped) = event { return true }
-    if case .googleAuthenticated(.reauthenticate(resume: .deleteAccount), _, _, _) = b {
+    if case .providerFlow(let f) = before.phase, f.credential != nil,
+      f.purpose == .reauthenticate(resume: .deleteAccount)
+    {
       return true
     }
     return false
@@ -208,8 +300,8 @@ public enum Invariants {
     return false
   }
 
-  static func isRestore(_ b: AuthState, _ event: Event) -> Bool {
-    if case .restoring = b, case .result(_, .sessionLoaded) = event { return true }
+  static func isRestore(_ before: AuthMachine, _ event: Event) -> Bool {
+    if case .restoring = before.phase, case .result(_, .sessionLoaded) = event { return true }
     return false
   }
 
@@ -218,7 +310,7 @@ public enum Invariants {
     case .result(_, .requestFailed(let e)), .result(_, .providerFailed(let e)),
       .persistFailed(let e):
       return e
-    default: return nil
+    case .intent, .result, .timerFired: return nil
     }
   }
 
@@ -229,17 +321,20 @@ public enum Invariants {
   }
 
   static func usedTokens(_ effect: Effect) -> [String] {
-    switch effect {
-    case .refreshToken(_, let t), .deleteAccount(_, let t): return [t]
-    case .signInWithIdp(_, _, let t?), .signUpWithPassword(_, _, _, let t?): return [t]
-    default: return []
+    guard case .request(_, let request) = effect else { return [] }
+    switch request {
+    case .refreshToken(let t), .deleteAccount(let t): return [t]
+    case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return [t]
+    case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
+      .signUpWithPassword, .sendPasswordReset:
+      return []
     }
   }
 
   static func describe(_ event: Event) -> String {
     switch event {
-    case .intent(let i): return "intent \(i)"
-    case .result(let id, let r): return "result #\(id) \(r)"
+    case .intent(let i): return "intent \(i.kind.rawValue)"
+    case .result(let id, let r): return "result #\(id) \(r.kind.rawValue)"
     case .timerFired(let t): return "timer \(t.rawValue)"
     case .persistFailed(let e): return "persistFailed \(e.code)"
     }

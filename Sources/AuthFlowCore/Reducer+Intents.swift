@@ -1,83 +1,56 @@
-// Intents: what the user or the app did. Each method switches over the states; an intent that
-// means nothing in a state is a benign race (a double tap, a stale button) and changes nothing.
+// Intents: what the user or the app did. Each method switches over the phases; an intent that
+// means nothing in a phase is a benign race (a double tap, a stale button) and changes nothing.
 
 extension AuthMachine {
   mutating func handleIntent(_ intent: Intent, now: Instant, fx: inout [Effect]) {
     switch intent {
     case .appLaunched:
-      guard case .starting = state else { return }  // Launch is said once; later ones are noise.
+      guard case .starting = phase else { return }  // Launch is said once; later ones are noise.
       let r = newRequest()
-      state = .restoring(request: r, waiters: [], retryAt: nil)
+      phase = .restoring(Restore(request: r, waiters: [], retryAt: nil))
       fx.append(.loadSession(requestId: r))
     case .signInAnonymouslyTapped:
-      guard case .signedOut = state else { return }
-      let r = newRequest()
-      state = .signingInAnonymously(request: r)
-      fx.append(.signUpAnonymously(requestId: r))
-    case .signInWithGoogleTapped, .linkGoogleTapped:
-      googleTapped(intent, fx: &fx)
+      guard case .resting = phase, user == nil else { return }
+      phase = .signingInAnonymously(request: send(.signUpAnonymously, &fx))
+    case .signInWithProviderTapped(let provider):
+      providerTapped(provider, link: false, fx: &fx)
+    case .linkProviderTapped(let provider):
+      providerTapped(provider, link: true, fx: &fx)
     case .signInWithEmail(let email, let password):
-      switch state {
-      case .signedOut:
-        let r = newRequest()
-        state = .signingInWithEmail(request: r, email: email)
-        fx.append(.signInWithPassword(requestId: r, email: email, password: password))
-      case .anonymous:
+      guard case .resting = phase else { return }
+      guard let user else {
+        let r = send(.signInWithPassword(email: email, password: password), &fx)
+        phase = .emailFlow(EmailFlow(kind: .signIn, request: r, email: email))
+        return
+      }
+      if user.session.anonymous {
         // Signing in elsewhere would orphan the anonymous data: upgrade, or sign out first.
         Self.report(AuthError(code: "ANONYMOUS_USER_SIGNED_IN"), &fx)
-      default: return
       }
     case .createAccount(let email, let password):
-      let user: SignedInUser?
-      switch state {
-      case .signedOut: user = nil
-      case .anonymous(let u): user = u
-      default: return
-      }
-      let r = newRequest()
-      state = .creatingAccount(request: r, email: email, user: user)
-      fx.append(
-        .signUpWithPassword(
-          requestId: r, email: email, password: password, linkTo: user?.session.idToken))
+      guard case .resting = phase, user?.session.anonymous ?? true else { return }
+      let r = send(
+        .signUpWithPassword(email: email, password: password, linkTo: user?.session.idToken), &fx)
+      phase = .emailFlow(EmailFlow(kind: .createAccount, request: r, email: email))
     case .sendPasswordReset(let email):
-      guard case .signedOut = state else { return }
-      let r = newRequest()
-      state = .sendingPasswordReset(request: r, email: email)
-      fx.append(.sendPasswordReset(requestId: r, email: email))
+      guard case .resting = phase, user == nil else { return }
+      let r = send(.sendPasswordReset(email: email), &fx)
+      phase = .emailFlow(EmailFlow(kind: .passwordReset, request: r, email: email))
     case .migrationDecided(let choice):
-      guard case .migrationRequired(let credential, _, let user) = state else { return }
-      decideMigration(choice, credential: credential, user: user, fx: &fx)
+      guard case .migrationRequired(let offer) = phase else { return }
+      decideMigration(choice, credential: offer.credential, fx: &fx)
     case .migrationFinished:
-      guard var user = state.user, var cleanup = user.session.pendingCleanup, !cleanup.dataMoved
-      else { return }
-      cleanup.dataMoved = true
-      user.session.pendingCleanup = cleanup
-      fx.append(.persistSession(session: user.session))
-      state.replaceUser(user)
+      guard let cleanup = user?.session.pendingCleanup, !cleanup.dataMoved else { return }
+      user?.session.pendingCleanup?.dataMoved = true
+      if let session = user?.session { fx.append(.persistSession(session: session)) }
       startCleanupIfDue(fx: &fx)
-    case .reauthenticateTapped:
-      let resume: SensitiveOperation?
-      let user: SignedInUser
-      switch state {
-      case .firebaseAuthenticated(let u): (resume, user) = (nil, u)
-      case .reauthenticationRequired(let op, let u): (resume, user) = (op, u)
-      default: return
-      }
-      let r = newRequest()
-      state = .awaitingProvider(purpose: .reauthenticate(resume: resume), request: r, user: user)
-      fx.append(
-        .authorizeWithGoogle(
-          requestId: r, intent: .reauthenticate, loginHint: user.session.email))
+    case .reauthenticateTapped(let chosen):
+      reauthenticateTapped(chosen, fx: &fx)
     case .signOutTapped(let discard):
       signOutTapped(discardAnonymousData: discard, fx: &fx)
     case .deleteAccountTapped:
-      switch state {
-      case .anonymous(let user), .firebaseAuthenticated(let user):
-        let r = newRequest()
-        state = .deletingAccount(request: r, user: user)
-        fx.append(.deleteAccount(requestId: r, idToken: user.session.idToken))
-      default: return
-      }
+      guard case .resting = phase, let token = user?.session.idToken else { return }
+      phase = .deletingAccount(request: send(.deleteAccount(idToken: token), &fx))
     case .cancelTapped:
       cancelTapped()
     case .idTokenRequested(let requestId, let force):
@@ -85,81 +58,93 @@ extension AuthMachine {
     }
   }
 
-  /// `signInWithGoogleTapped` / `linkGoogleTapped`: the five cases start here.
-  mutating func googleTapped(_ intent: Intent, fx: inout [Effect]) {
+  /// Sign in with, or link, a provider: the new-user, upgrade and link cases start here.
+  mutating func providerTapped(_ provider: ProviderID, link: Bool, fx: inout [Effect]) {
+    guard case .resting = phase else { return }  // A flow is already under way.
     let purpose: ProviderPurpose
-    let user: SignedInUser?
-    switch (state, intent) {
-    case (.signedOut, .signInWithGoogleTapped): (purpose, user) = (.signIn, nil)
-    case (.anonymous(let u), _): (purpose, user) = (.upgrade, u)
-    case (.firebaseAuthenticated(let u), .linkGoogleTapped): (purpose, user) = (.link, u)
-    default: return  // Already signed in with a permanent account, or a flow is under way.
+    switch (user?.session.anonymous, link) {
+    case (nil, false): purpose = .signIn
+    case (true?, _): purpose = .upgrade  // Either spelling upgrades an anonymous user.
+    case (false?, true): purpose = .link
+    case (nil, true), (false?, false): return  // Nothing to link to, or already signed in.
     }
-    let r = newRequest()
-    state = .awaitingProvider(purpose: purpose, request: r, user: user)
-    fx.append(
-      .authorizeWithGoogle(requestId: r, intent: user == nil ? .signIn : .link, loginHint: nil))
+    let intent: AuthorizationIntent = user == nil ? .signIn : .link
+    let r = send(.authorize(provider: provider, intent: intent, loginHint: nil), &fx)
+    phase = .providerFlow(ProviderFlow(provider: provider, purpose: purpose, request: r, credential: nil))
+  }
+
+  /// Reauthenticate a permanent user, resuming the operation that waits for it, if any.
+  mutating func reauthenticateTapped(_ chosen: ProviderID?, fx: inout [Effect]) {
+    guard let session = user?.session else { return }
+    let resume: SensitiveOperation?
+    switch phase {
+    case .resting:
+      guard !session.anonymous else { return }  // An anonymous user has nothing to prove.
+      resume = nil
+    case .reauthenticationRequired(let op): resume = op
+    case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
+      .migrating, .deletingAccount, .emailFlow:
+      return  // Busy: the tap is stale.
+    }
+    guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
+      return
+    }
+    let r = send(.authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
+    phase = .providerFlow(
+      ProviderFlow(provider: provider, purpose: .reauthenticate(resume: resume), request: r, credential: nil))
   }
 
   /// Starts the sign-in to the existing account, or stays anonymous.
   mutating func decideMigration(
-    _ choice: MigrationChoice, credential: GoogleCredential, user: SignedInUser,
-    fx: inout [Effect]
+    _ choice: MigrationChoice, credential: IdPCredential, fx: inout [Effect]
   ) {
     switch choice {
     case .stayAnonymous:
-      state = .anonymous(user: user)
+      phase = .resting
     case .merge, .switchWithoutData:
       // The anonymous account is kept until this sign-in succeeds.
-      let r = newRequest()
-      state = .migrating(choice: choice, request: r, credential: credential, user: user)
-      fx.append(.signInWithIdp(requestId: r, credential: credential, linkTo: nil))
+      let r = send(.signInWithIdp(credential: credential, linkTo: nil), &fx)
+      phase = .migrating(Migration(choice: choice, request: r, credential: credential))
     }
   }
 
   mutating func signOutTapped(discardAnonymousData: Bool, fx: inout [Effect]) {
-    switch state {
-    case .starting, .restoring, .signedOut:
+    switch phase {
+    case .starting, .restoring:
       return  // Nothing to sign out of yet.
-    default:
-      guard let user = state.user else {
-        state = .signedOut  // A sign-in in flight: abandon it; its result will be stale.
+    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
+      .reauthenticationRequired, .deletingAccount, .emailFlow:
+      guard let user else {
+        phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
       }
       if user.session.anonymous && !discardAnonymousData {
         Self.report(.discardConsentRequired, &fx)
         return
       }
-      signOut(user, notification: nil, fx: &fx)
+      signOut(notification: nil, fx: &fx)
     }
   }
 
   mutating func cancelTapped() {
-    switch state {
-    case .signingInAnonymously, .signingInWithEmail, .sendingPasswordReset:
-      state = .signedOut
-    case .awaitingProvider(let purpose, _, let user),
-      .googleAuthenticated(let purpose, _, _, let user):
-      state = Self.origin(of: purpose, user: user)
-    case .migrationRequired(_, _, let user), .migrating(_, _, _, let user):
-      state = .anonymous(user: user)
-    case .reauthenticationRequired(_, let user):
-      state = .firebaseAuthenticated(user: user)
-    case .creatingAccount(_, _, let user):
-      state = user.map(Self.resting) ?? .signedOut
-    case .starting, .restoring, .signedOut, .anonymous, .firebaseAuthenticated, .deletingAccount:
+    switch phase {
+    case .signingInAnonymously, .emailFlow, .migrationRequired, .migrating,
+      .reauthenticationRequired:
+      // Back to rest: signed out, or the user the flow started from (the anonymous user keeps
+      // their account in a migration).
+      phase = .resting
+    case .providerFlow(let flow):
+      phase = Self.origin(of: flow.purpose)
+    case .starting, .restoring, .resting, .deletingAccount:
       return  // Nothing to cancel (a deletion already sent cannot be taken back).
     }
   }
 
-  /// Where a Google flow returns to when it ends without a new session.
-  static func origin(of purpose: ProviderPurpose, user: SignedInUser?) -> AuthState {
-    guard let user else { return .signedOut }
+  /// Where a provider flow returns to when it ends without a new session.
+  static func origin(of purpose: ProviderPurpose) -> Phase {
     switch purpose {
-    case .signIn, .upgrade, .link: return resting(user)
-    case .reauthenticate(let resume?):
-      return .reauthenticationRequired(operation: resume, user: user)
-    case .reauthenticate(nil): return .firebaseAuthenticated(user: user)
+    case .signIn, .upgrade, .link, .reauthenticate(nil): .resting
+    case .reauthenticate(let resume?): .reauthenticationRequired(operation: resume)
     }
   }
 }

@@ -5,251 +5,226 @@ extension AuthMachine {
   mutating func handleResult(
     _ id: RequestID, _ result: RequestResult, now: Instant, fx: inout [Effect]
   ) {
-    if let user = state.user {
-      if case .refreshing(let r, let waiters, let failures) = user.token, r == id {
-        handleRefreshResult(
-          result, user: user, waiters: waiters, failures: failures, now: now, fx: &fx)
-        return
-      }
-      if user.cleanupRequest == id {
-        handleCleanupResult(result, user: user, fx: &fx)
-        return
-      }
+    if let r = user?.refreshRequest, r == id {
+      return handleRefreshResult(result, now: now, fx: &fx)
     }
-    guard state.pendingRequest == id else { return }  // Stale: cancelled, replaced or signed out.
-    switch state {
-    case .restoring(_, let waiters, _):
-      restored(result, waiters: waiters, now: now, fx: &fx)
-    case .signingInAnonymously, .signingInWithEmail:
-      guard case .signedIn(let session) = result else {
-        return fail(result, origin: .signedOut, user: nil, sensitive: nil, fx: &fx)
+    if let r = user?.cleanupRequest, r == id {
+      return handleCleanupResult(result, fx: &fx)
+    }
+    // Below, a result that is not the phase's own request is stale: cancelled, replaced or
+    // signed out.
+    switch phase {
+    case .restoring(let restore):
+      guard restore.retryAt == nil, restore.request == id else { return }
+      restored(result, waiters: restore.waiters, now: now, fx: &fx)
+    case .signingInAnonymously(let r):
+      guard r == id else { return }
+      signedIn(result, now: now, fx: &fx)
+    case .emailFlow(let flow):
+      guard flow.request == id else { return }
+      switch flow.kind {
+      case .signIn, .createAccount:
+        signedIn(result, now: now, fx: &fx)
+      case .passwordReset:
+        guard case .passwordResetSent = result else {
+          return fail(result, origin: .resting, sensitive: nil, fx: &fx)
+        }
+        phase = .resting
+        fx.append(.notify(notification: .passwordResetSent(email: flow.email)))
       }
-      let user = enter(session, waiters: [], persist: true, now: now, fx: &fx)
-      state = Self.resting(user)
-    case .sendingPasswordReset(_, let email):
-      guard case .passwordResetSent = result else {
-        return fail(result, origin: .signedOut, user: nil, sensitive: nil, fx: &fx)
+    case .providerFlow(let flow):
+      guard flow.request == id else { return }
+      if let credential = flow.credential {
+        idpAnswered(result, flow: flow, credential: credential, now: now, fx: &fx)
+      } else {
+        providerAnswered(result, flow: flow, fx: &fx)
       }
-      state = .signedOut
-      fx.append(.notify(notification: .passwordResetSent(email: email)))
-    case .creatingAccount(_, _, let user):
-      guard case .signedIn(let session) = result else {
-        return fail(
-          result, origin: user.map(Self.resting) ?? .signedOut, user: user, sensitive: nil,
-          fx: &fx)
-      }
-      signedIn(session, linking: user, now: now, fx: &fx)
-    case .awaitingProvider(let purpose, _, let user):
-      providerAnswered(result, purpose: purpose, user: user, fx: &fx)
-    case .googleAuthenticated(let purpose, _, let credential, let user):
-      idpAnswered(result, purpose: purpose, credential: credential, user: user, now: now, fx: &fx)
-    case .migrating(let choice, _, _, let user):
-      migrationAnswered(result, choice: choice, user: user, now: now, fx: &fx)
-    case .deletingAccount(_, let user):
+    case .migrating(let migration):
+      guard migration.request == id else { return }
+      migrationAnswered(result, choice: migration.choice, now: now, fx: &fx)
+    case .deletingAccount(let r):
+      guard r == id else { return }
       guard case .accountDeleted = result else {
-        return fail(
-          result, origin: Self.resting(user), user: user, sensitive: .deleteAccount, fx: &fx)
+        return fail(result, origin: .resting, sensitive: .deleteAccount, fx: &fx)
       }
-      signOut(user, notification: nil, fx: &fx)
-    case .starting, .signedOut, .anonymous, .firebaseAuthenticated, .migrationRequired,
-      .reauthenticationRequired:
-      return  // Unreachable: these states await no request.
+      signOut(notification: nil, fx: &fx)
+    case .starting, .resting, .migrationRequired, .reauthenticationRequired:
+      return  // These phases await no request of their own.
     }
   }
 
   /// `loadSession` answered.
   mutating func restored(
-    _ result: RequestResult, waiters: [RequestID], now: Instant, fx: inout [Effect]
+    _ result: RequestResult, waiters: [TokenRequestID], now: Instant, fx: inout [Effect]
   ) {
     switch result {
     case .sessionLoaded(let session?):
-      let user = enter(session, waiters: waiters, persist: false, now: now, fx: &fx)
-      state = Self.resting(user)
+      begin(session, waiters: waiters, persist: false, now: now, fx: &fx)
+      phase = .resting
       if let cleanup = session.pendingCleanup, !cleanup.dataMoved {
         // The app had not moved the data before the relaunch: ask again.
-        fx.append(
-          .notify(notification: .migrationReady(from: cleanup.uid, to: session.uid)))
+        fx.append(.notify(notification: .migrationReady(from: cleanup.uid, to: session.uid)))
       }
       startCleanupIfDue(fx: &fx)
     case .sessionLoaded(nil):
-      state = .signedOut
-      if !waiters.isEmpty {
-        fx.append(
-          .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: .notSignedIn)))
-      }
-    default:
-      var error = AuthError.unexpectedResponse
-      if case .requestFailed(let e) = result { error = e }
+      phase = .resting
+      Self.deliver(.failure(error: .notSignedIn), to: waiters, &fx)
+    case .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
+      .credentialAlreadyInUse, .requestFailed, .tokenRefreshed, .accountDeleted,
+      .passwordResetSent:
+      let error = result.failure
       if error.kind.isRetryable {
         // Storage not readable yet (a locked keychain): wait and read again; never sign out.
-        let r = newRequest()
         let at = now + policy.backoffBase
-        state = .restoring(request: r, waiters: waiters, retryAt: at)
+        phase = .restoring(Restore(request: newRequest(), waiters: waiters, retryAt: at))
         fx.append(.scheduleTimer(timer: .restoreRetry, at: at))
         return
       }
       // Unreadable for good: start clean rather than crash or loop.
-      state = .signedOut
+      phase = .resting
       fx.append(.clearSession)
-      if !waiters.isEmpty {
-        fx.append(
-          .deliverIDToken(requestIds: RequestIDs(waiters), result: .failure(error: .notSignedIn)))
-      }
+      Self.deliver(.failure(error: .notSignedIn), to: waiters, &fx)
       Self.report(error, &fx)
     }
   }
 
-  /// A sign-in or a link succeeded; a link must keep the uid.
-  mutating func signedIn(
-    _ session: Session, linking user: SignedInUser?, now: Instant, fx: inout [Effect]
-  ) {
-    guard let user else {
-      state = Self.resting(enter(session, waiters: [], persist: true, now: now, fx: &fx))
-      return
+  /// A sign-in (anonymous, email, provider) or a link answered; a link must keep the uid.
+  mutating func signedIn(_ result: RequestResult, now: Instant, fx: inout [Effect]) {
+    guard case .signedIn(let session) = result else {
+      return fail(result, origin: .resting, sensitive: nil, fx: &fx)
     }
-    guard session.uid == user.session.uid else {
+    phase = .resting
+    guard let current = user?.session.uid else {
+      return begin(session, waiters: [], persist: true, now: now, fx: &fx)
+    }
+    guard session.uid == current else {
       // A link that changes the uid would drop the user's data: refuse it.
-      state = Self.resting(user)
-      Self.report(.unexpectedResponse, &fx)
-      return
+      return Self.report(.unexpectedResponse, &fx)
     }
-    state = Self.resting(replaceSession(of: user, with: session, now: now, fx: &fx))
+    renewSession(with: session, now: now, fx: &fx)
   }
 
-  /// The Google consent step answered.
+  /// The provider's consent step answered.
   mutating func providerAnswered(
-    _ result: RequestResult, purpose: ProviderPurpose, user: SignedInUser?, fx: inout [Effect]
+    _ result: RequestResult, flow: ProviderFlow, fx: inout [Effect]
   ) {
+    let origin = Self.origin(of: flow.purpose)
     switch result {
-    case .providerSucceeded(let credential):
-      let r = newRequest()
+    case .providerSucceeded(let credential) where credential.provider == flow.provider:
+      var next = flow
       var linkTo: String? = nil
-      if case .upgrade = purpose { linkTo = user?.session.idToken }
-      if case .link = purpose { linkTo = user?.session.idToken }
-      state = .googleAuthenticated(
-        purpose: purpose, request: r, credential: credential, user: user)
-      fx.append(.signInWithIdp(requestId: r, credential: credential, linkTo: linkTo))
+      if flow.purpose == .upgrade || flow.purpose == .link { linkTo = user?.session.idToken }
+      next.request = send(.signInWithIdp(credential: credential, linkTo: linkTo), &fx)
+      next.credential = credential
+      phase = .providerFlow(next)
     case .providerCancelled:
-      state = Self.origin(of: purpose, user: user)
-    case .providerFailed(let error), .requestFailed(let error):
-      state = Self.origin(of: purpose, user: user)
-      Self.report(error, &fx)
-    default:
-      state = Self.origin(of: purpose, user: user)
-      Self.report(.unexpectedResponse, &fx)
+      phase = origin
+    case .providerSucceeded, .providerFailed, .sessionLoaded, .signedIn, .credentialAlreadyInUse,
+      .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent:
+      // A credential for another provider is a broken interpreter, like any wrong answer.
+      phase = origin
+      Self.report(result.failure, &fx)
     }
   }
 
   /// `signInWithIdp` answered.
   mutating func idpAnswered(
-    _ result: RequestResult, purpose: ProviderPurpose, credential: GoogleCredential,
-    user: SignedInUser?, now: Instant, fx: inout [Effect]
+    _ result: RequestResult, flow: ProviderFlow, credential: IdPCredential, now: Instant,
+    fx: inout [Effect]
   ) {
-    let origin = Self.origin(of: purpose, user: user)
-    switch (result, purpose) {
+    let origin = Self.origin(of: flow.purpose)
+    switch (result, flow.purpose) {
     case (.signedIn(let session), .reauthenticate(let resume)):
-      guard let user, session.uid == user.session.uid else {
+      guard let uid = user?.session.uid, session.uid == uid else {
         // Reauthentication never switches users: the original session stays.
-        state = origin
-        fx.append(.notify(notification: .userMismatch))
-        return
+        phase = origin
+        return fx.append(.notify(notification: .userMismatch))
       }
-      let renewed = replaceSession(of: user, with: session, now: now, fx: &fx)
-      state = .firebaseAuthenticated(user: renewed)
-      if let resume { self.resume(resume, user: renewed, fx: &fx) }
-    case (.signedIn(let session), _):
-      signedIn(session, linking: user, now: now, fx: &fx)
+      renewSession(with: session, now: now, fx: &fx)
+      phase = .resting
+      if let resume { self.resume(resume, fx: &fx) }
+    case (.signedIn, .signIn), (.signedIn, .upgrade), (.signedIn, .link):
+      signedIn(result, now: now, fx: &fx)
     case (.credentialAlreadyInUse(let conflict, let email), .upgrade):
-      guard let user else { return }
       switch policy.migration {
       case .ask:
-        state = .migrationRequired(credential: conflict, email: email, user: user)
-      case .merge: decideMigration(.merge, credential: conflict, user: user, fx: &fx)
-      case .switchWithoutData:
-        decideMigration(.switchWithoutData, credential: conflict, user: user, fx: &fx)
+        phase = .migrationRequired(MigrationOffer(credential: conflict, email: email))
+      case .merge: decideMigration(.merge, credential: conflict, fx: &fx)
+      case .switchWithoutData: decideMigration(.switchWithoutData, credential: conflict, fx: &fx)
       case .stayAnonymous:
-        state = origin
+        phase = origin
         Self.report(.credentialAlreadyInUse, &fx)
       }
-    case (.credentialAlreadyInUse, _):
-      // Case 4: a permanent user's Google account belongs to someone else. Nothing changes.
-      state = origin
+    case (.credentialAlreadyInUse, .signIn), (.credentialAlreadyInUse, .link),
+      (.credentialAlreadyInUse, .reauthenticate):
+      // A permanent user's provider account belongs to someone else. Nothing changes.
+      phase = origin
       Self.report(.credentialAlreadyInUse, &fx)
-    default:
-      var sensitive: SensitiveOperation? = nil
-      if case .link = purpose { sensitive = .linkGoogle(credential: credential) }
-      fail(result, origin: origin, user: user, sensitive: sensitive, fx: &fx)
+    case (.sessionLoaded, _), (.providerSucceeded, _), (.providerCancelled, _),
+      (.providerFailed, _), (.requestFailed, _), (.tokenRefreshed, _), (.accountDeleted, _),
+      (.passwordResetSent, _):
+      let sensitive: SensitiveOperation? = flow.purpose == .link ? .link(credential: credential) : nil
+      fail(result, origin: origin, sensitive: sensitive, fx: &fx)
     }
   }
 
   /// Runs the operation that waited for a successful reauthentication.
-  mutating func resume(_ operation: SensitiveOperation, user: SignedInUser, fx: inout [Effect]) {
-    let r = newRequest()
+  mutating func resume(_ operation: SensitiveOperation, fx: inout [Effect]) {
+    guard let token = user?.session.idToken else { return }
     switch operation {
     case .deleteAccount:
-      state = .deletingAccount(request: r, user: user)
-      fx.append(.deleteAccount(requestId: r, idToken: user.session.idToken))
-    case .linkGoogle(let credential):
-      state = .googleAuthenticated(purpose: .link, request: r, credential: credential, user: user)
-      fx.append(.signInWithIdp(requestId: r, credential: credential, linkTo: user.session.idToken))
+      phase = .deletingAccount(request: send(.deleteAccount(idToken: token), &fx))
+    case .link(let credential):
+      let r = send(.signInWithIdp(credential: credential, linkTo: token), &fx)
+      phase = .providerFlow(
+        ProviderFlow(provider: credential.provider, purpose: .link, request: r, credential: credential))
     }
   }
 
-  /// The sign-in to the existing account (case 2) answered.
+  /// The sign-in to the existing account answered.
   mutating func migrationAnswered(
-    _ result: RequestResult, choice: MigrationChoice, user: SignedInUser, now: Instant,
-    fx: inout [Effect]
+    _ result: RequestResult, choice: MigrationChoice, now: Instant, fx: inout [Effect]
   ) {
-    guard case .signedIn(var session) = result, session.uid != user.session.uid else {
+    guard case .signedIn(var session) = result, let anonymous = user, session.uid != anonymous.session.uid
+    else {
       // Any failure returns to anonymous with nothing deleted.
-      state = .anonymous(user: user)
-      var error = AuthError.unexpectedResponse
-      if case .requestFailed(let e) = result { error = e }
-      if case .providerFailed(let e) = result { error = e }
-      Self.report(error, &fx)
-      return
+      phase = .resting
+      return Self.report(result.failure, &fx)
     }
-    let anonymous = user.session
     session.pendingCleanup = AnonymousCleanup(
-      uid: anonymous.uid, idToken: anonymous.idToken, dataMoved: choice == .switchWithoutData)
-    var waiters: [RequestID] = []
-    if case .refreshing(_, let w, _) = user.token { waiters = w }
-    state = .firebaseAuthenticated(
-      user: enter(session, waiters: waiters, persist: true, now: now, fx: &fx))
+      uid: anonymous.session.uid, idToken: anonymous.session.idToken,
+      dataMoved: choice == .switchWithoutData)
+    begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
+    phase = .resting
     if choice == .merge {
-      fx.append(.notify(notification: .migrationReady(from: anonymous.uid, to: session.uid)))
+      fx.append(.notify(notification: .migrationReady(from: anonymous.session.uid, to: session.uid)))
     }
     startCleanupIfDue(fx: &fx)
   }
 
   /// A request of the current flow failed (or answered with the wrong kind of result).
   mutating func fail(
-    _ result: RequestResult, origin: AuthState, user: SignedInUser?,
-    sensitive: SensitiveOperation?, fx: inout [Effect]
+    _ result: RequestResult, origin: Phase, sensitive: SensitiveOperation?, fx: inout [Effect]
   ) {
-    var error = AuthError.unexpectedResponse
-    switch result {
-    case .requestFailed(let e), .providerFailed(let e): error = e
-    default: break
+    let error = result.failure
+    guard user != nil else {
+      phase = origin
+      return Self.report(error, &fx)
     }
-    guard let user else {
-      state = origin
-      Self.report(error, &fx)
+    if error.kind == .reauthenticate, let sensitive {
+      phase = .reauthenticationRequired(operation: sensitive)
       return
     }
     switch error.kind {
-    case .reauthenticate where sensitive != nil:
-      state = .reauthenticationRequired(operation: sensitive!, user: user)
     case .sessionDead:
-      signOut(
-        user, waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
+      signOut(waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
     case .invalidIDToken:
       // Refresh once; that refresh decides whether the session is dead.
-      state = origin
+      phase = origin
       Self.report(error, &fx)
       forceRefreshIfIdle(fx: &fx)
-    default:
-      state = origin
+    case .transient, .throttled, .user, .reauthenticate:
+      phase = origin
       Self.report(error, &fx)
     }
   }

@@ -17,12 +17,10 @@ public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConv
 
   public static func < (a: Instant, b: Instant) -> Bool { a.seconds < b.seconds }
   public static func + (a: Instant, b: Double) -> Instant { Instant(a.seconds + b) }
+  public static func - (a: Instant, b: Double) -> Instant { Instant(a.seconds - b) }
   public static func - (a: Instant, b: Instant) -> Double { a.seconds - b.seconds }
   public var description: String { "t=\(seconds)" }
 }
-
-/// The id that ties a request effect to its result; drawn from a counter in the machine.
-public typealias RequestID = Int
 
 /// A signed-in Firebase user as stored on the device.
 public struct Session: Hashable, Codable, Sendable {
@@ -58,6 +56,11 @@ public struct Session: Hashable, Codable, Sendable {
     self.expiresAt = expiresAt
     self.pendingCleanup = pendingCleanup
   }
+
+  /// Whether the ID token can be handed out at `now` without a refresh: more than `margin`
+  /// seconds of life left.
+  @inline(__always)
+  public func isFresh(at now: Instant, margin: Double) -> Bool { expiresAt - now > margin }
 }
 
 /// The anonymous account left behind by a `merge` or `switchWithoutData` migration.
@@ -77,24 +80,7 @@ public struct AnonymousCleanup: Hashable, Codable, Sendable {
   }
 }
 
-/// A Google credential, as the Google consent step returns it.
-public struct GoogleCredential: Hashable, Codable, Sendable {
-  /// The Google ID token (required by `signInWithIdp`).
-  public var idToken: String
-  /// The Google access token, when there is one.
-  public var accessToken: String?
-  /// The Google account's email, when known.
-  public var email: String?
-
-  /// Creates a credential.
-  public init(idToken: String, accessToken: String? = nil, email: String? = nil) {
-    self.idToken = idToken
-    self.accessToken = accessToken
-    self.email = email
-  }
-}
-
-/// How the reducer treats an anonymous user whose Google account already belongs to someone.
+/// How the reducer treats an anonymous user whose provider account already belongs to someone.
 public enum MigrationPolicy: String, Hashable, Codable, Sendable, CaseIterable {
   /// Stop in `migrationRequired` and wait for `migrationDecided`.
   case ask
@@ -108,7 +94,7 @@ public enum MigrationPolicy: String, Hashable, Codable, Sendable, CaseIterable {
 
 /// The tunable numbers and choices of the machine.
 public struct Policy: Hashable, Codable, Sendable {
-  /// What to do on an upgrade conflict (case 2).
+  /// What to do on an upgrade conflict.
   public var migration: MigrationPolicy
   /// Seconds before expiry at which a token counts as due for refresh.
   public var refreshMargin: Double
@@ -118,17 +104,21 @@ public struct Policy: Hashable, Codable, Sendable {
   public var backoffCap: Double
   /// Shortest retry delay after a throttled (TOO_MANY_ATTEMPTS_TRY_LATER) failure, in seconds.
   public var throttledDelay: Double
+  /// The sign-in providers the machine knows, with their traits (Google and Apple built in).
+  public var providers: ProviderCatalog
 
   /// Creates a policy; every argument has the documented default.
   public init(
     migration: MigrationPolicy = .ask, refreshMargin: Double = 300, backoffBase: Double = 60,
-    backoffCap: Double = 960, throttledDelay: Double = 300
+    backoffCap: Double = 960, throttledDelay: Double = 300,
+    providers: ProviderCatalog = .builtIn
   ) {
     self.migration = migration
     self.refreshMargin = refreshMargin
     self.backoffBase = backoffBase
     self.backoffCap = backoffCap
     self.throttledDelay = throttledDelay
+    self.providers = providers
   }
 
   /// The retry delay after `failures` consecutive failed refreshes (1 for the first).
@@ -141,5 +131,23 @@ public struct Policy: Hashable, Codable, Sendable {
     }
     delay = min(delay, backoffCap)
     return throttled ? max(delay, throttledDelay) : delay
+  }
+}
+
+extension Policy {
+  private enum CodingKeys: String, CodingKey {
+    case migration, refreshMargin, backoffBase, backoffCap, throttledDelay, providers
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      migration: try c.decode(MigrationPolicy.self, forKey: .migration),
+      refreshMargin: try c.decode(Double.self, forKey: .refreshMargin),
+      backoffBase: try c.decode(Double.self, forKey: .backoffBase),
+      backoffCap: try c.decode(Double.self, forKey: .backoffCap),
+      throttledDelay: try c.decode(Double.self, forKey: .throttledDelay),
+      // Machines written before providers were configurable know the built-in ones.
+      providers: try c.decodeIfPresent(ProviderCatalog.self, forKey: .providers) ?? .builtIn)
   }
 }

@@ -1,10 +1,11 @@
 import AuthFlowCore
 import Foundation
 
-/// How the user's Google consent is obtained; the answer is a result for `authorizeWithGoogle`
-/// (`providerSucceeded`, `providerCancelled` or `providerFailed`).
-public protocol GoogleConsent: Sendable {
-  func authorize(intent: GoogleIntent, loginHint: String?) async -> RequestResult
+/// How a user's consent at a provider is obtained; the answer is a result for the `authorize`
+/// request (`providerSucceeded`, `providerCancelled` or `providerFailed`).
+public protocol ProviderConsent: Sendable {
+  func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
+    -> RequestResult
 }
 
 /// A random URL-safe token (state, nonce).
@@ -16,7 +17,7 @@ func randomToken() -> String {
 /// For desktop apps and command-line tools: the authorization code flow with PKCE, the
 /// redirect received on a loopback port. `openBrowser` shows the URL to the user (opens the
 /// system browser, prints it, or, in tests, follows it with an HTTP client).
-public struct LoopbackConsent: GoogleConsent {
+public struct LoopbackConsent: ProviderConsent {
   public var client: GoogleClient
   /// Seconds to wait for the user.
   public var timeout: Double
@@ -34,7 +35,9 @@ public struct LoopbackConsent: GoogleConsent {
     self.openBrowser = openBrowser
   }
 
-  public func authorize(intent: GoogleIntent, loginHint: String?) async -> RequestResult {
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> RequestResult
+  {
     let receiver: LoopbackReceiver
     do {
       receiver = try LoopbackReceiver()
@@ -78,7 +81,7 @@ public struct LoopbackConsent: GoogleConsent {
 }
 
 /// For machines without a browser (RFC 8628): show a code and a URL, poll until the user approves.
-public struct DeviceConsent: GoogleConsent {
+public struct DeviceConsent: ProviderConsent {
   public var client: GoogleClient
   /// Tells the user where to go and what to type.
   let present: @Sendable (_ userCode: String, _ verificationURL: String) async -> Void
@@ -96,7 +99,9 @@ public struct DeviceConsent: GoogleConsent {
     self.sleep = sleep
   }
 
-  public func authorize(intent: GoogleIntent, loginHint: String?) async -> RequestResult {
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> RequestResult
+  {
     guard let endpoint = client.provider.deviceAuthorizationEndpoint else {
       return .providerFailed(error: AuthError(code: "DEVICE_FLOW_UNSUPPORTED"))
     }
@@ -142,55 +147,68 @@ public struct DeviceConsent: GoogleConsent {
 
 /// For apps with their own Google step: an iOS app hands over what the GoogleSignIn SDK
 /// returned (its `idToken` and `accessToken`), or says the user cancelled.
-public struct AppSuppliedConsent: GoogleConsent {
-  let handler: @Sendable (GoogleIntent, String?) async -> RequestResult
+public struct AppSuppliedConsent: ProviderConsent {
+  let handler: @Sendable (ProviderID, AuthorizationIntent, String?) async -> RequestResult
 
-  public init(_ handler: @escaping @Sendable (GoogleIntent, String?) async -> RequestResult) {
+  public init(
+    _ handler: @escaping @Sendable (ProviderID, AuthorizationIntent, String?) async -> RequestResult
+  ) {
     self.handler = handler
   }
 
-  public func authorize(intent: GoogleIntent, loginHint: String?) async -> RequestResult {
-    await handler(intent, loginHint)
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> RequestResult
+  {
+    await handler(provider, intent, loginHint)
   }
 }
 
-/// The real interpreter: Google consent, then Firebase over HTTP.
+/// The real interpreter: each provider's consent step, then Firebase over HTTP.
 public struct HTTPInterpreter: AuthInterpreter {
   public var firebase: FirebaseAPI
-  public var consent: any GoogleConsent
-  let onSignOut: @Sendable () async -> Void
+  /// The consent step of each provider the app offers.
+  public var consents: [ProviderID: any ProviderConsent]
+  let onSignOut: @Sendable (ProviderID) async -> Void
 
+  /// An interpreter with a consent step per provider; `onSignOut` signs out of a provider's SDK.
   public init(
-    firebase: FirebaseAPI, consent: any GoogleConsent,
-    onSignOut: @escaping @Sendable () async -> Void = {}
+    firebase: FirebaseAPI, consents: [ProviderID: any ProviderConsent],
+    onSignOut: @escaping @Sendable (ProviderID) async -> Void = { _ in }
   ) {
     self.firebase = firebase
-    self.consent = consent
+    self.consents = consents
     self.onSignOut = onSignOut
   }
 
-  public func perform(_ effect: Effect) async -> RequestResult {
-    switch effect {
+  /// An interpreter that offers Google alone.
+  public init(
+    firebase: FirebaseAPI, consent: any ProviderConsent,
+    onSignOut: @escaping @Sendable (ProviderID) async -> Void = { _ in }
+  ) {
+    self.init(firebase: firebase, consents: [.google: consent], onSignOut: onSignOut)
+  }
+
+  public func perform(_ request: Request) async -> RequestResult {
+    switch request {
     case .signUpAnonymously: return await firebase.signUpAnonymously()
-    case .authorizeWithGoogle(_, let intent, let hint):
-      return await consent.authorize(intent: intent, loginHint: hint)
-    case .signInWithIdp(_, let credential, let linkTo):
+    case .authorize(let provider, let intent, let hint):
+      guard let consent = consents[provider] else {
+        return .providerFailed(
+          error: AuthError(
+            code: "PROVIDER_NOT_CONFIGURED", message: "no consent step for \(provider)"))
+      }
+      return await consent.authorize(provider: provider, intent: intent, loginHint: hint)
+    case .signInWithIdp(let credential, let linkTo):
       return await firebase.signInWithIdp(credential, linkTo: linkTo)
-    case .signInWithPassword(_, let email, let password):
+    case .signInWithPassword(let email, let password):
       return await firebase.signIn(email: email, password: password)
-    case .signUpWithPassword(_, let email, let password, let linkTo):
+    case .signUpWithPassword(let email, let password, let linkTo):
       return await firebase.signUp(email: email, password: password, linkTo: linkTo)
-    case .sendPasswordReset(_, let email): return await firebase.sendPasswordReset(email: email)
-    case .refreshToken(_, let token): return await firebase.refresh(token)
-    case .deleteAccount(_, let token): return await firebase.delete(idToken: token)
-    case .loadSession:
-      // Storage is the runtime's store; an interpreter asked for it has nothing stored.
-      return .sessionLoaded(session: nil)
-    default:
-      return .requestFailed(
-        error: AuthError(code: "UNEXPECTED_RESPONSE", message: "\(effect.name) is not a request"))
+    case .sendPasswordReset(let email): return await firebase.sendPasswordReset(email: email)
+    case .refreshToken(let token): return await firebase.refresh(token)
+    case .deleteAccount(let token): return await firebase.delete(idToken: token)
     }
   }
 
-  public func signOutProvider() async { await onSignOut() }
+  public func signOut(of provider: ProviderID) async { await onSignOut(provider) }
 }

@@ -76,25 +76,30 @@ public struct FirebaseAPI: Sendable {
       anonymous: false)
   }
 
-  /// `accounts:signInWithIdp` with a Google credential; `linkTo` links the current user. A link
-  /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
-  /// credential Firebase echoes, so the app can sign in to the account that owns it.
-  public func signInWithIdp(_ credential: GoogleCredential, linkTo: String?) async -> RequestResult
-  {
-    var post = [("providerId", "google.com"), ("id_token", credential.idToken)]
-    if let at = credential.accessToken { post.append(("access_token", at)) }
+  /// `accounts:signInWithIdp` with a provider credential; `linkTo` links the current user. A
+  /// link conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the
+  /// updated credential Firebase echoes (never with the nonce: that pair was spent), so the app
+  /// can sign in to the account that owns it.
+  public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> RequestResult {
+    var post = [("providerId", credential.provider.rawValue)]
+    if let t = credential.idToken { post.append(("id_token", t)) }
+    if let n = credential.rawNonce { post.append(("nonce", n)) }
+    if let t = credential.accessToken { post.append(("access_token", t)) }
     var body: [String: Any] = [
       "requestUri": "http://localhost", "postBody": FormEncoding.encode(post),
       "returnSecureToken": true, "returnIdpCredential": true,
     ]
+    if let p = credential.pendingToken { body["pendingToken"] = p }
     if let linkTo { body["idToken"] = linkTo }
     let result = await call("signInWithIdp", body)
     if case .success(let json) = result, let message = json["errorMessage"] as? String {
       let code = FirebaseError.code(in: message)
       if code == "FEDERATED_USER_ID_ALREADY_LINKED" {
-        let updated = GoogleCredential(
+        let updated = IdPCredential(
+          provider: credential.provider,
           idToken: json["oauthIdToken"] as? String ?? credential.idToken,
           accessToken: json["oauthAccessToken"] as? String ?? credential.accessToken,
+          pendingToken: json["pendingToken"] as? String,
           email: json["email"] as? String ?? credential.email)
         return .credentialAlreadyInUse(credential: updated, email: json["email"] as? String)
       }

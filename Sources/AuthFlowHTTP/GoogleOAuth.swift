@@ -126,7 +126,7 @@ public struct GoogleClient: Sendable {
 
   /// Exchanges an authorization code (with the PKCE verifier) for a checked credential.
   public func exchange(code: String, redirectURI: String, pkce: PKCE, nonce: String?) async
-    -> Result<GoogleCredential, AuthError>
+    -> Result<IdPCredential, AuthError>
   {
     let result = await token([
       ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
@@ -136,7 +136,7 @@ public struct GoogleClient: Sendable {
   }
 
   /// A credential from a token response, after checking the ID token's claims.
-  func credential(from json: [String: Any], nonce: String?) -> Result<GoogleCredential, AuthError> {
+  func credential(from json: [String: Any], nonce: String?) -> Result<IdPCredential, AuthError> {
     guard let idToken = json["id_token"] as? String else {
       return .failure(
         AuthError(code: "UNEXPECTED_RESPONSE", message: "no id_token (is 'openid' in the scopes?)"))
@@ -145,7 +145,7 @@ public struct GoogleClient: Sendable {
     case .failure(let e): return .failure(e)
     case .success(let claims):
       return .success(
-        GoogleCredential(
+        IdPCredential.google(
           idToken: idToken, accessToken: json["access_token"] as? String,
           email: claims.string("email")))
     }

@@ -45,8 +45,8 @@ public final class AuthModel {
   /// True while a request of the current flow is in flight (show a spinner).
   public var isBusy: Bool {
     switch state {
-    case .starting, .restoring, .signingInAnonymously, .googleAuthenticated, .migrating,
-      .deletingAccount, .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
+    case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
+      .providerAuthenticated, .migrating, .deletingAccount, .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -76,8 +76,12 @@ public final class AuthModel {
   }
 
   public func signInAnonymously() { send(.signInAnonymouslyTapped) }
-  public func signInWithGoogle() { send(.signInWithGoogleTapped) }
-  public func linkGoogle() { send(.linkGoogleTapped) }
+  /// Sign in with a provider (for an anonymous user: the upgrade).
+  public func signIn(with provider: ProviderID) { send(.signInWithProviderTapped(provider: provider)) }
+  /// Link a provider to the signed-in account.
+  public func link(_ provider: ProviderID) { send(.linkProviderTapped(provider: provider)) }
+  public func signInWithGoogle() { signIn(with: .google) }
+  public func linkGoogle() { link(.google) }
   public func signIn(email: String, password: String) {
     send(.signInWithEmail(email: email, password: password))
   }
@@ -91,7 +95,10 @@ public final class AuthModel {
     migration = nil
     send(.migrationFinished)
   }
-  public func reauthenticate() { send(.reauthenticateTapped) }
+  /// Prove again who the user is; `nil` uses the account's own provider.
+  public func reauthenticate(with provider: ProviderID? = nil) {
+    send(.reauthenticateTapped(provider: provider))
+  }
   public func signOut(discardAnonymousData: Bool = false) {
     send(.signOutTapped(discardAnonymousData: discardAnonymousData))
   }

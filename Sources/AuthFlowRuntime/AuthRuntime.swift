@@ -20,7 +20,7 @@ public actor AuthRuntime {
   private let clock: any AuthClock
   private var timers: [TimerID: Task<Void, Never>] = [:]
   private var writes: Task<Void, Never>?
-  private var tokenWaiters: [RequestID: CheckedContinuation<String, Error>] = [:]
+  private var tokenWaiters: [TokenRequestID: CheckedContinuation<String, Error>] = [:]
   private var nextTokenRequest = 0
   private var stateSubscribers: [Int: AsyncStream<AuthState>.Continuation] = [:]
   private var notificationSubscribers: [Int: AsyncStream<AuthNotification>.Continuation] = [:]
@@ -81,7 +81,7 @@ public actor AuthRuntime {
   /// for the others. Throws `TokenUnavailable` when there is no token to give.
   public func idToken(forceRefresh: Bool = false) async throws -> String {
     nextTokenRequest += 1
-    let id = nextTokenRequest
+    let id = TokenRequestID(nextTokenRequest)
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         if Task.isCancelled {
@@ -157,14 +157,13 @@ public actor AuthRuntime {
       }
     case .notify(let notification):
       for c in notificationSubscribers.values { c.yield(notification) }
-    case .signOutProvider:
+    case .signOutProvider(let provider):
       let interpreter = self.interpreter
-      track { await interpreter.signOutProvider() }
-    default:
-      guard let id = effect.requestId else { return }
+      track { await interpreter.signOut(of: provider) }
+    case .request(let id, let request):
       let interpreter = self.interpreter
       track {
-        let result = await interpreter.perform(effect)
+        let result = await interpreter.perform(request)
         await self.receiveResult(id, result)
       }
     }
@@ -215,7 +214,7 @@ public actor AuthRuntime {
     }
   }
 
-  private func cancelTokenRequest(_ id: RequestID) {
+  private func cancelTokenRequest(_ id: TokenRequestID) {
     tokenWaiters.removeValue(forKey: id)?.resume(throwing: CancellationError())
   }
 

@@ -48,7 +48,11 @@ public struct LiveRunner {
           problems.append("more than \(requestLimitPerStep) requests in one step")
           break
         }
-        let result = await interpreter.perform(effect)
+        // A live run starts with an empty store; everything else goes to the world.
+        let result =
+          if let request = effect.asRequest { await interpreter.perform(request) } else {
+            RequestResult.sessionLoaded(session: nil)
+          }
         recorded.append(Recorded(name: effect.name, result: result, at: runner.now))
         problems += runner.act(
           .respond(to: effect.name, requestId: id, with: ResultTemplate(result)))

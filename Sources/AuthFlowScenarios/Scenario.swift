@@ -61,17 +61,41 @@ public struct ResultTemplate: Equatable, Sendable {
     self.relativeExpiry = relativeExpiry
   }
 
-  /// The result as delivered at `now`.
-  public func materialize(now: Instant) -> RequestResult {
-    guard relativeExpiry else { return result }
+  /// The result as delivered at `now` in answer to `request`: relative expiries become
+  /// absolute, and a credential that names no provider takes the request's.
+  public func materialize(now: Instant, answering request: Request? = nil) -> RequestResult {
+    var result = self.result
+    if relativeExpiry {
+      switch result {
+      case .signedIn(var s):
+        s.expiresAt = now + s.expiresAt.seconds
+        result = .signedIn(session: s)
+      case .sessionLoaded(var s?):
+        s.expiresAt = now + s.expiresAt.seconds
+        result = .sessionLoaded(session: s)
+      default: break
+      }
+    }
+    guard let provider = request.flatMap(Self.provider(of:)) else { return result }
     switch result {
-    case .signedIn(var s):
-      s.expiresAt = now + s.expiresAt.seconds
-      return .signedIn(session: s)
-    case .sessionLoaded(var s?):
-      s.expiresAt = now + s.expiresAt.seconds
-      return .sessionLoaded(session: s)
+    case .providerSucceeded(var c) where c.provider == .unspecified:
+      c.provider = provider
+      return .providerSucceeded(credential: c)
+    case .credentialAlreadyInUse(var c, let email) where c.provider == .unspecified:
+      c.provider = provider
+      return .credentialAlreadyInUse(credential: c, email: email)
     default: return result
+    }
+  }
+
+  /// The provider a request is about, if any.
+  static func provider(of request: Request) -> ProviderID? {
+    switch request {
+    case .authorize(let p, _, _): p
+    case .signInWithIdp(let c, _): c.provider
+    case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
+      .refreshToken, .deleteAccount:
+      nil
     }
   }
 }

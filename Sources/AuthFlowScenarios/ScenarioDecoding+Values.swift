@@ -1,148 +1,93 @@
 import AuthFlowCore
 
-/// The vocabulary a scenario file may use, with each name's fields.
-public enum Vocabulary {
-  /// Intent names and their fields.
-  public static let intents: [(name: String, fields: [String])] = [
-    ("appLaunched", []), ("signInAnonymouslyTapped", []), ("signInWithGoogleTapped", []),
-    ("linkGoogleTapped", []), ("signInWithEmail", ["email", "password"]),
-    ("createAccount", ["email", "password"]), ("sendPasswordReset", ["email"]),
-    ("migrationDecided", ["choice"]), ("migrationFinished", []), ("reauthenticateTapped", []),
-    ("signOutTapped", ["discardAnonymousData"]), ("deleteAccountTapped", []),
-    ("cancelTapped", []), ("idTokenRequested", ["requestId", "forceRefresh"]),
-  ]
-
-  /// Result names and their fields.
-  public static let results: [(name: String, fields: [String])] = [
-    ("sessionLoaded", ["session"]), ("providerSucceeded", ["credential"]),
-    ("providerCancelled", []), ("providerFailed", ["error"]), ("signedIn", ["session"]),
-    ("credentialAlreadyInUse", ["credential", "email"]), ("requestFailed", ["error"]),
-    ("tokenRefreshed", ["idToken", "refreshToken", "expiresIn"]), ("accountDeleted", []),
-    ("passwordResetSent", []),
-  ]
-
-  /// Effect names and their fields.
-  public static let effects: [(name: String, fields: [String])] = [
-    ("loadSession", ["requestId"]), ("persistSession", ["session"]), ("clearSession", []),
-    ("signUpAnonymously", ["requestId"]),
-    ("authorizeWithGoogle", ["requestId", "intent", "loginHint"]),
-    ("signInWithIdp", ["requestId", "credential", "linkTo"]),
-    ("signInWithPassword", ["requestId", "email", "password"]),
-    ("signUpWithPassword", ["requestId", "email", "password", "linkTo"]),
-    ("sendPasswordReset", ["requestId", "email"]),
-    ("refreshToken", ["requestId", "refreshToken"]), ("deleteAccount", ["requestId", "idToken"]),
-    ("signOutProvider", []), ("scheduleTimer", ["timer", "at"]), ("cancelTimer", ["timer"]),
-    ("deliverIDToken", ["requestIds", "result"]), ("notify", ["notification"]),
-  ]
-
-  /// Notification names and their fields.
-  public static let notifications: [(name: String, fields: [String])] = [
-    ("migrationReady", ["from", "to"]), ("sessionExpired", []),
-    ("signedOutAfterError", ["error"]), ("userMismatch", []), ("error", ["error"]),
-    ("passwordResetSent", ["email"]),
-  ]
-
-  /// Effects that are requests, answered from the script.
-  public static let requestEffects = [
-    "loadSession", "signUpAnonymously", "authorizeWithGoogle", "signInWithIdp",
-    "signInWithPassword", "signUpWithPassword", "sendPasswordReset", "refreshToken",
-    "deleteAccount",
-  ]
-
-  /// Fields of a session in a scenario file.
-  public static let sessionFields = [
-    "uid", "anonymous", "providers", "email", "idToken", "refreshToken", "expiresIn", "expiresAt",
-    "pendingCleanup",
-  ]
-
-  /// Fields of intents and results that may be left out (every other listed field is required).
-  static let optionalFields: Set<String> = [
-    "signOutTapped.discardAnonymousData", "idTokenRequested.forceRefresh",
-    "credentialAlreadyInUse.email",
-  ]
-
-  static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {
-    table.first { $0.name == name }?.fields ?? []
-  }
-}
-
 extension JSONReader {
-  /// A tagged value's name and fields, checked against the vocabulary's fields for that name.
-  func taggedFields(
-    _ value: JSONValue, _ path: String, kind: String, table: [(name: String, fields: [String])]
-  ) throws -> (String, [String: JSONValue], String) {
-    let (name, payload, p) = try tagged(value, path, kind: kind, names: table.map(\.name))
-    let allowed = Vocabulary.fields(of: name, in: table)
-    let required = allowed.filter { !Vocabulary.optionalFields.contains("\(name).\($0)") }
-    return (name, try object(payload, p, allowed: allowed, required: required), p)
+  /// A tagged value's kind and fields, checked against the vocabulary's fields for that kind.
+  func taggedFields<K: CaseIterable & RawRepresentable>(
+    _ value: JSONValue, _ path: String, kind: String, _ spec: (K) -> [FieldSpec]
+  ) throws -> (K, [String: JSONValue], String) where K.RawValue == String {
+    let (name, payload, p) = try tagged(
+      value, path, kind: kind, names: K.allCases.map(\.rawValue))
+    guard let k = K(rawValue: name) else { throw fail(path, "unknown \(kind) \"\(name)\"") }
+    let fields = spec(k)
+    let f = try object(
+      payload, p, allowed: fields.map(\.name), required: fields.filter(\.required).map(\.name))
+    return (k, f, p)
   }
 
   func intent(_ value: JSONValue, _ path: String) throws -> Intent {
-    let (name, f, p) = try taggedFields(value, path, kind: "intent", table: Vocabulary.intents)
-    switch name {
-    case "appLaunched": return .appLaunched
-    case "signInAnonymouslyTapped": return .signInAnonymouslyTapped
-    case "signInWithGoogleTapped": return .signInWithGoogleTapped
-    case "linkGoogleTapped": return .linkGoogleTapped
-    case "signInWithEmail":
+    let (kind, f, p) = try taggedFields(value, path, kind: "intent", Vocabulary.fields(_:) as (Intent.Kind) -> [FieldSpec])
+    switch kind {
+    case .appLaunched: return .appLaunched
+    case .signInAnonymouslyTapped: return .signInAnonymouslyTapped
+    case .signInWithGoogleTapped: return .signInWithGoogleTapped
+    case .linkGoogleTapped: return .linkGoogleTapped
+    case .signInWithProviderTapped:
+      return .signInWithProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
+    case .linkProviderTapped:
+      return .linkProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
+    case .signInWithEmail:
       return .signInWithEmail(
         email: try string(f["email"], join(p, "email")),
         password: try string(f["password"], join(p, "password")))
-    case "createAccount":
+    case .createAccount:
       return .createAccount(
         email: try string(f["email"], join(p, "email")),
         password: try string(f["password"], join(p, "password")))
-    case "sendPasswordReset":
+    case .sendPasswordReset:
       return .sendPasswordReset(email: try string(f["email"], join(p, "email")))
-    case "migrationDecided":
+    case .migrationDecided:
       return .migrationDecided(
         choice: try enumValue(f["choice"], join(p, "choice"), MigrationChoice.self))
-    case "migrationFinished": return .migrationFinished
-    case "reauthenticateTapped": return .reauthenticateTapped
-    case "signOutTapped":
+    case .migrationFinished: return .migrationFinished
+    case .reauthenticateTapped:
+      return .reauthenticateTapped(
+        provider: try f["provider"].map { try provider($0, join(p, "provider")) })
+    case .signOutTapped:
       return .signOutTapped(
         discardAnonymousData: try bool(
           f["discardAnonymousData"], join(p, "discardAnonymousData"), default: false))
-    case "deleteAccountTapped": return .deleteAccountTapped
-    case "cancelTapped": return .cancelTapped
-    default:
+    case .deleteAccountTapped: return .deleteAccountTapped
+    case .cancelTapped: return .cancelTapped
+    case .idTokenRequested:
       return .idTokenRequested(
-        requestId: try integer(f["requestId"], join(p, "requestId")),
+        requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
         forceRefresh: try bool(f["forceRefresh"], join(p, "forceRefresh"), default: false))
     }
   }
 
   func result(_ value: JSONValue, _ path: String) throws -> ResultTemplate {
-    let (name, f, p) = try taggedFields(value, path, kind: "result", table: Vocabulary.results)
-    switch name {
-    case "sessionLoaded":
-      if f["session"] == .null { return ResultTemplate(.sessionLoaded(session: nil)) }
-      let (s, relative) = try session(f["session"]!, join(p, "session"))
-      return ResultTemplate(.sessionLoaded(session: s), relativeExpiry: relative)
-    case "signedIn":
-      let (s, relative) = try session(f["session"]!, join(p, "session"))
-      return ResultTemplate(.signedIn(session: s), relativeExpiry: relative)
-    case "providerSucceeded":
+    let (kind, f, p) = try taggedFields(value, path, kind: "result", Vocabulary.fields(_:) as (RequestResult.Kind) -> [FieldSpec])
+    switch kind {
+    case .sessionLoaded:
+      guard let s = f["session"], s != .null else {
+        return ResultTemplate(.sessionLoaded(session: nil))
+      }
+      let (session, relative) = try self.session(s, join(p, "session"))
+      return ResultTemplate(.sessionLoaded(session: session), relativeExpiry: relative)
+    case .signedIn:
+      let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
+      return ResultTemplate(.signedIn(session: session), relativeExpiry: relative)
+    case .providerSucceeded:
       return ResultTemplate(
-        .providerSucceeded(credential: try credential(f["credential"]!, join(p, "credential"))))
-    case "providerCancelled": return ResultTemplate(.providerCancelled)
-    case "providerFailed":
-      return ResultTemplate(.providerFailed(error: try error(f["error"]!, join(p, "error"))))
-    case "credentialAlreadyInUse":
+        .providerSucceeded(credential: try credential(f["credential"], join(p, "credential"))))
+    case .providerCancelled: return ResultTemplate(.providerCancelled)
+    case .providerFailed:
+      return ResultTemplate(.providerFailed(error: try error(f["error"], join(p, "error"))))
+    case .credentialAlreadyInUse:
       return ResultTemplate(
         .credentialAlreadyInUse(
-          credential: try credential(f["credential"]!, join(p, "credential")),
+          credential: try credential(f["credential"], join(p, "credential")),
           email: try optionalString(f["email"], join(p, "email"))))
-    case "requestFailed":
-      return ResultTemplate(.requestFailed(error: try error(f["error"]!, join(p, "error"))))
-    case "tokenRefreshed":
+    case .requestFailed:
+      return ResultTemplate(.requestFailed(error: try error(f["error"], join(p, "error"))))
+    case .tokenRefreshed:
       return ResultTemplate(
         .tokenRefreshed(
           idToken: try string(f["idToken"], join(p, "idToken")),
           refreshToken: try string(f["refreshToken"], join(p, "refreshToken")),
           expiresIn: try number(f["expiresIn"], join(p, "expiresIn"), min: 0)))
-    case "accountDeleted": return ResultTemplate(.accountDeleted)
-    default: return ResultTemplate(.passwordResetSent)
+    case .accountDeleted: return ResultTemplate(.accountDeleted)
+    case .passwordResetSent: return ResultTemplate(.passwordResetSent)
     }
   }
 
@@ -160,7 +105,7 @@ extension JSONReader {
       (expiry, relative) = (try time(at, join(p, "expiresAt")), false)
     case (nil, nil):
       throw fail(p, "missing \"expiresIn\" (seconds from delivery) or \"expiresAt\" (ISO 8601)")
-    default:
+    case (.some, .some):
       throw fail(p, "give either \"expiresIn\" or \"expiresAt\", not both")
     }
     var cleanup: AnonymousCleanup? = nil
@@ -184,21 +129,42 @@ extension JSONReader {
     return (session, relative)
   }
 
-  func credential(_ value: JSONValue, _ p: String) throws -> GoogleCredential {
+  /// A provider credential. Without `provider`, it is the provider of the request it answers
+  /// (filled in when the result is delivered).
+  func credential(_ value: JSONValue?, _ p: String) throws -> IdPCredential {
     let f = try object(
-      value, p, allowed: ["idToken", "accessToken", "email"], required: ["idToken"],
-      what: "a Google credential object")
-    return GoogleCredential(
-      idToken: try string(f["idToken"], join(p, "idToken")),
-      accessToken: try optionalString(f["accessToken"], join(p, "accessToken")),
-      email: try optionalString(f["email"], join(p, "email")))
+      value ?? .null, p, allowed: Vocabulary.credentialFields, what: "a credential object")
+    guard f["idToken"] != nil || f["accessToken"] != nil || f["pendingToken"] != nil else {
+      throw fail(p, "missing required field \"idToken\" (or \"accessToken\" or \"pendingToken\")")
+    }
+    func text(_ key: String) throws -> String? { try optionalString(f[key], join(p, key)) }
+    return IdPCredential(
+      provider: try f["provider"].map { try provider($0, join(p, "provider")) } ?? .unspecified,
+      idToken: try text("idToken"), accessToken: try text("accessToken"),
+      rawNonce: try text("rawNonce"), pendingToken: try text("pendingToken"),
+      authorizationCode: try text("authorizationCode"), email: try text("email"),
+      displayName: try text("displayName"))
   }
 
-  func error(_ value: JSONValue, _ p: String) throws -> AuthError {
+  func provider(_ value: JSONValue?, _ p: String) throws -> ProviderID {
+    let s = try string(value, p)
+    guard !s.isEmpty, !s.contains(where: \.isWhitespace) else {
+      throw fail(p, "expected a provider id such as \"google.com\" or \"oidc.acme\", found \"\(s)\"")
+    }
+    return ProviderID(s)
+  }
+
+  func error(_ value: JSONValue?, _ p: String) throws -> AuthError {
     let f = try object(
-      value, p, allowed: ["code", "message"], required: ["code"], what: "an error object")
+      value ?? .null, p, allowed: ["code", "message"], required: ["code"], what: "an error object")
     return AuthError(
       code: try string(f["code"], join(p, "code")),
       message: try optionalString(f["message"], join(p, "message")))
   }
+}
+
+extension ProviderID {
+  /// In a scenario file, a credential without `provider`: it takes the provider of the request
+  /// it answers.
+  static let unspecified = ProviderID("")
 }

@@ -68,7 +68,7 @@ extension JSONReader {
     }
     var script: [String: [ScriptEntry]] = [:]
     if let s = f["script"] {
-      let allowed = Vocabulary.requestEffects + ["persistSession", "clearSession"]
+      let allowed = Vocabulary.requestEffects + Vocabulary.writeEffects
       let entries = try object(s, "script", allowed: allowed)
       for (effect, list) in entries {
         let p = "script.\(effect)"
@@ -90,7 +90,7 @@ extension JSONReader {
   }
 
   func scriptEntry(_ value: JSONValue, _ p: String, effect: String) throws -> ScriptEntry {
-    if effect == "persistSession" || effect == "clearSession" {
+    if Vocabulary.writeEffects.contains(effect) {
       if value == .string("ok") { return .written }
       let (_, payload, pp) = try tagged(
         value, p, kind: "write outcome", names: ["persistFailed"], bareAllowed: false)
@@ -98,8 +98,8 @@ extension JSONReader {
       return .persistFailed(try error(f["error"]!, join(pp, "error")))
     }
     if value == .string("pending") { return .pending }
-    if case .string(let s) = value, s != "providerCancelled", s != "accountDeleted",
-      s != "passwordResetSent"
+    if case .string(let s) = value,
+      RequestResult.Kind(rawValue: s).map({ !Vocabulary.fields($0).isEmpty }) ?? true
     {
       throw fail(p, "unknown script entry \"\(s)\"; use \"pending\" or a result object")
     }
@@ -132,7 +132,7 @@ extension JSONReader {
           "\"\(to)\" is not a request effect; "
             + Suggest.hint(for: to, among: Vocabulary.requestEffects))
       }
-      let id = try r["requestId"].map { try integer($0, join(rp, "requestId")) }
+      let id = try r["requestId"].map { RequestID(try integer($0, join(rp, "requestId"))) }
       action = .respond(to: to, requestId: id, with: try result(r["with"]!, join(rp, "with")))
     case "fire":
       action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
@@ -215,8 +215,8 @@ extension JSONReader {
 
   func stateName(_ value: JSONValue, _ p: String) throws -> String {
     let s = try string(value, p)
-    guard AuthState.allNames.contains(s) else {
-      throw fail(p, "unknown state \"\(s)\"; \(Suggest.hint(for: s, among: AuthState.allNames))")
+    guard Vocabulary.states.contains(s) else {
+      throw fail(p, "unknown state \"\(s)\"; \(Suggest.hint(for: s, among: Vocabulary.states))")
     }
     return s
   }

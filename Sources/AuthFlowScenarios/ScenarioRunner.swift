@@ -137,8 +137,10 @@ public struct ScenarioRunner {
     case .send(let intent):
       if !process(.intent(intent)) { problems.append(livelock) }
     case .respond(_, let id?, let template):
+      let request = pending.first { $0.requestId == id }?.effect.asRequest
       pending.removeAll { $0.requestId == id }
-      if !process(.result(requestId: id, result: template.materialize(now: now))) {
+      let result = template.materialize(now: now, answering: request)
+      if !process(.result(requestId: id, result: result)) {
         problems.append(livelock)
       }
     case .fire(let timer):
@@ -149,8 +151,9 @@ public struct ScenarioRunner {
         let waiting = pending.isEmpty ? "none" : pending.map(\.name).joined(separator: ", ")
         return ["no pending \"\(to)\" request to respond to (pending: \(waiting))"]
       }
-      let request = pending.remove(at: i)
-      if !process(.result(requestId: request.requestId, result: template.materialize(now: now))) {
+      let answered = pending.remove(at: i)
+      let result = template.materialize(now: now, answering: answered.effect.asRequest)
+      if !process(.result(requestId: answered.requestId, result: result)) {
         problems.append(livelock)
       }
     case .advance(let seconds):
@@ -194,11 +197,11 @@ public struct ScenarioRunner {
       if i >= Self.eventLimitPerStep { return false }
       let event = queue[i]
       i += 1
-      let from = machine.state.name
+      let from = machine.stateName.rawValue
       let before = machine
       effects.removeAll(keepingCapacity: true)
       machine.handle(event, now: now, into: &effects)
-      let to = machine.state.name
+      let to = machine.stateName.rawValue
       if to != from { stepPath.append(to) }
       if checkInvariants {
         invariantProblems += Invariants.check(
@@ -227,11 +230,11 @@ public struct ScenarioRunner {
       }
     case .signOutProvider, .deliverIDToken, .notify:
       break
-    default:
-      guard let id = effect.requestId else { return }
+    case .loadSession(let id), .request(let id, _):
       switch interpreter.next(for: effect) {
       case .answer(let template)?:
-        queue.append(.result(requestId: id, result: template.materialize(now: now)))
+        let result = template.materialize(now: now, answering: effect.asRequest)
+        queue.append(.result(requestId: id, result: result))
       case .pending?, nil, .written?, .persistFailed?:
         pending.append((effect.name, id, effect))
       }
@@ -242,8 +245,8 @@ public struct ScenarioRunner {
 
   private mutating func check(_ expect: Expectation) -> [String] {
     var problems: [String] = []
-    if let state = expect.state, state != machine.state.name {
-      problems.append("state: expected \"\(state)\", got \"\(machine.state.name)\"")
+    if let state = expect.state, state != machine.stateName.rawValue {
+      problems.append("state: expected \"\(state)\", got \"\(machine.stateName.rawValue)\"")
     }
     if let path = expect.path, path != stepPath {
       problems.append(
@@ -282,13 +285,13 @@ public struct ScenarioRunner {
       }
     }
     if let session = expect.session {
-      let current = machine.state.session
+      let current = machine.user?.session
       switch (session, current) {
       case (.none, nil): break
       case (.none, let s?):
         problems.append("session: expected none, got uid \"\(s.uid)\"")
       case (.fields, nil):
-        problems.append("session: expected a session, got none (state \(machine.state.name))")
+        problems.append("session: expected a session, got none (state \(machine.stateName))")
       case (.fields(let fields), let s?):
         let actualJSON = Render.sessionJSON(s, now: now)
         if !Matching.subset(fields, of: actualJSON, captures: &captures) {

@@ -21,7 +21,7 @@ public enum ScenarioSchema {
           "type": "object",
           "additionalProperties": false,
           "properties": {
-            "migration": { "enum": ["ask", "merge", "switchWithoutData", "stayAnonymous"] },
+            "migration": { "enum": \#(names(MigrationPolicy.allCases.map(\.rawValue))) },
             "refreshMargin": { "type": "number", "minimum": 0 },
             "backoffBase": { "type": "number", "minimum": 1 },
             "backoffCap": { "type": "number", "minimum": 1 },
@@ -33,17 +33,7 @@ public enum ScenarioSchema {
           "description": "For each effect name, the answers to give, in order.",
           "additionalProperties": false,
           "properties": {
-            "loadSession": { "$ref": "#/$defs/answers" },
-            "signUpAnonymously": { "$ref": "#/$defs/answers" },
-            "authorizeWithGoogle": { "$ref": "#/$defs/answers" },
-            "signInWithIdp": { "$ref": "#/$defs/answers" },
-            "signInWithPassword": { "$ref": "#/$defs/answers" },
-            "signUpWithPassword": { "$ref": "#/$defs/answers" },
-            "sendPasswordReset": { "$ref": "#/$defs/answers" },
-            "refreshToken": { "$ref": "#/$defs/answers" },
-            "deleteAccount": { "$ref": "#/$defs/answers" },
-            "persistSession": { "$ref": "#/$defs/writes" },
-            "clearSession": { "$ref": "#/$defs/writes" }
+            \#(scriptProperties)
           }
         },
         "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
@@ -87,58 +77,32 @@ public enum ScenarioSchema {
               "type": "object", "additionalProperties": false, "required": ["to", "with"],
               "properties": {
                 "requestId": { "type": "integer", "description": "Answer exactly this request, pending or not (a stale or duplicate answer on purpose)." },
-                "to": { "enum": ["loadSession", "signUpAnonymously", "authorizeWithGoogle", "signInWithIdp", "signInWithPassword", "signUpWithPassword", "sendPasswordReset", "refreshToken", "deleteAccount"] },
+                "to": \#(list(Vocabulary.requestEffects)),
                 "with": { "$ref": "#/$defs/result" }
               }
             },
             "advance": { "type": "number", "minimum": 0, "description": "Seconds of virtual time." },
-            "fire": { "enum": ["tokenRefresh", "restoreRetry"], "description": "Fire a timer now, scheduled or not." },
+            "fire": { "enum": \#(names(Vocabulary.timers)), "description": "Fire a timer now, scheduled or not." },
             "expect": { "$ref": "#/$defs/expect" }
           }
         },
         "empty": { "type": "object", "additionalProperties": false },
         "intent": {
           "oneOf": [
-            { "enum": ["appLaunched", "signInAnonymouslyTapped", "signInWithGoogleTapped", "linkGoogleTapped", "migrationFinished", "reauthenticateTapped", "signOutTapped", "deleteAccountTapped", "cancelTapped"] },
+            { "enum": \#(names(bare(Intent.Kind.allCases, Vocabulary.fields))) },
             { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
               "properties": {
-                "appLaunched": { "$ref": "#/$defs/empty" },
-                "signInAnonymouslyTapped": { "$ref": "#/$defs/empty" },
-                "signInWithGoogleTapped": { "$ref": "#/$defs/empty" },
-                "linkGoogleTapped": { "$ref": "#/$defs/empty" },
-                "signInWithEmail": { "$ref": "#/$defs/emailPassword" },
-                "createAccount": { "$ref": "#/$defs/emailPassword" },
-                "sendPasswordReset": { "type": "object", "additionalProperties": false, "required": ["email"], "properties": { "email": { "type": "string" } } },
-                "migrationDecided": { "type": "object", "additionalProperties": false, "required": ["choice"], "properties": { "choice": { "enum": ["merge", "switchWithoutData", "stayAnonymous"] } } },
-                "migrationFinished": { "$ref": "#/$defs/empty" },
-                "reauthenticateTapped": { "$ref": "#/$defs/empty" },
-                "signOutTapped": { "type": "object", "additionalProperties": false, "properties": { "discardAnonymousData": { "type": "boolean", "default": false } } },
-                "deleteAccountTapped": { "$ref": "#/$defs/empty" },
-                "cancelTapped": { "$ref": "#/$defs/empty" },
-                "idTokenRequested": { "type": "object", "additionalProperties": false, "required": ["requestId"], "properties": { "requestId": { "type": "integer" }, "forceRefresh": { "type": "boolean", "default": false } } }
+                \#(tagged(Intent.Kind.allCases, Vocabulary.fields))
               }
             }
           ]
         },
-        "emailPassword": {
-          "type": "object", "additionalProperties": false, "required": ["email", "password"],
-          "properties": { "email": { "type": "string" }, "password": { "type": "string" } }
-        },
         "result": {
           "oneOf": [
-            { "enum": ["providerCancelled", "accountDeleted", "passwordResetSent"] },
+            { "enum": \#(names(bare(RequestResult.Kind.allCases, Vocabulary.fields))) },
             { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
               "properties": {
-                "sessionLoaded": { "type": "object", "additionalProperties": false, "required": ["session"], "properties": { "session": { "anyOf": [{ "type": "null" }, { "$ref": "#/$defs/session" }] } } },
-                "providerSucceeded": { "type": "object", "additionalProperties": false, "required": ["credential"], "properties": { "credential": { "$ref": "#/$defs/credential" } } },
-                "providerCancelled": { "$ref": "#/$defs/empty" },
-                "providerFailed": { "$ref": "#/$defs/failure" },
-                "signedIn": { "type": "object", "additionalProperties": false, "required": ["session"], "properties": { "session": { "$ref": "#/$defs/session" } } },
-                "credentialAlreadyInUse": { "type": "object", "additionalProperties": false, "required": ["credential"], "properties": { "credential": { "$ref": "#/$defs/credential" }, "email": { "type": "string" } } },
-                "requestFailed": { "$ref": "#/$defs/failure" },
-                "tokenRefreshed": { "type": "object", "additionalProperties": false, "required": ["idToken", "refreshToken", "expiresIn"], "properties": { "idToken": { "type": "string" }, "refreshToken": { "type": "string" }, "expiresIn": { "type": "number", "minimum": 0 } } },
-                "accountDeleted": { "$ref": "#/$defs/empty" },
-                "passwordResetSent": { "$ref": "#/$defs/empty" }
+                \#(tagged(RequestResult.Kind.allCases, Vocabulary.fields))
               }
             }
           ]
@@ -174,17 +138,19 @@ public enum ScenarioSchema {
           }
         },
         "credential": {
-          "type": "object", "additionalProperties": false, "required": ["idToken"],
-          "properties": { "idToken": { "type": "string" }, "accessToken": { "type": "string" }, "email": { "type": "string" } }
+          "type": "object", "additionalProperties": false,
+          "description": "A provider credential; without provider, the provider of the request it answers.",
+          "anyOf": [{ "required": ["idToken"] }, { "required": ["accessToken"] }, { "required": ["pendingToken"] }],
+          "properties": { \#(credentialProperties) }
         },
         "stateName": {
-          "enum": ["starting", "restoring", "signedOut", "signingInAnonymously", "anonymous", "awaitingProvider", "googleAuthenticated", "migrationRequired", "migrating", "firebaseAuthenticated", "reauthenticationRequired", "deletingAccount", "signingInWithEmail", "creatingAccount", "sendingPasswordReset"]
+          "enum": \#(names(Vocabulary.states))
         },
         "effectName": {
-          "enum": ["loadSession", "persistSession", "clearSession", "signUpAnonymously", "authorizeWithGoogle", "signInWithIdp", "signInWithPassword", "signUpWithPassword", "sendPasswordReset", "refreshToken", "deleteAccount", "signOutProvider", "scheduleTimer", "cancelTimer", "deliverIDToken", "notify"]
+          "enum": \#(names(Vocabulary.effects.map(\.name)))
         },
         "notificationName": {
-          "enum": ["migrationReady", "sessionExpired", "signedOutAfterError", "userMismatch", "error", "passwordResetSent"]
+          "enum": \#(names(Vocabulary.notifications.map(\.name)))
         },
         "effectPattern": {
           "description": "An effect name, or {name: {fields}} matching the given fields only (recursively).",
@@ -210,7 +176,7 @@ public enum ScenarioSchema {
             "session": {
               "anyOf": [
                 { "type": "null" },
-                { "type": "object", "propertyNames": { "enum": ["uid", "anonymous", "providers", "email", "idToken", "refreshToken", "expiresIn", "expiresAt", "pendingCleanup"] } }
+                { "type": "object", "propertyNames": { "enum": \#(names(Vocabulary.sessionFields)) } }
               ]
             },
             "notifications": { "type": "array", "items": { "$ref": "#/$defs/notificationPattern" } }
@@ -219,4 +185,40 @@ public enum ScenarioSchema {
       }
     }
     """#
+
+  static func names(_ list: [String]) -> String {
+    "[" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
+  }
+
+  static func list(_ names: [String]) -> String { "{ \"enum\": \(Self.names(names)) }" }
+
+  static var credentialProperties: String {
+    Vocabulary.credentialFields.map { "\"\($0)\": { \"type\": \"string\" }" }.joined(separator: ", ")
+  }
+
+  static var scriptProperties: String {
+    let answers = Vocabulary.requestEffects.map { "\"\($0)\": { \"$ref\": \"#/$defs/answers\" }" }
+    let writes = Vocabulary.writeEffects.map { "\"\($0)\": { \"$ref\": \"#/$defs/writes\" }" }
+    return (answers + writes).joined(separator: ",\n            ")
+  }
+
+  /// The names that may be written bare (every field optional).
+  static func bare<K: RawRepresentable>(_ kinds: [K], _ fields: (K) -> [FieldSpec]) -> [String]
+  where K.RawValue == String {
+    kinds.filter { !fields($0).contains(where: \.required) }.map(\.rawValue)
+  }
+
+  /// One `"name": {schema}` line per kind.
+  static func tagged<K: RawRepresentable>(_ kinds: [K], _ fields: (K) -> [FieldSpec]) -> String
+  where K.RawValue == String {
+    kinds.map { kind in
+      let spec = fields(kind)
+      guard !spec.isEmpty else { return "\"\(kind.rawValue)\": { \"$ref\": \"#/$defs/empty\" }" }
+      let required = spec.filter(\.required).map(\.name)
+      let properties = spec.map { "\"\($0.name)\": \($0.schema)" }.joined(separator: ", ")
+      return "\"\(kind.rawValue)\": { \"type\": \"object\", \"additionalProperties\": false"
+        + (required.isEmpty ? "" : ", \"required\": \(names(required))")
+        + ", \"properties\": { \(properties) } }"
+    }.joined(separator: ",\n            ")
+  }
 }

@@ -30,7 +30,7 @@ public enum Alphabet {
     .createAccount(email: "new@example.com", password: "pw-2"),
     .sendPasswordReset(email: "mike@example.com"), .migrationDecided(choice: .merge),
     .migrationDecided(choice: .switchWithoutData), .migrationDecided(choice: .stayAnonymous),
-    .migrationFinished, .reauthenticateTapped, .signOutTapped(discardAnonymousData: false),
+    .migrationFinished, .reauthenticateTapped(), .signOutTapped(discardAnonymousData: false),
     .signOutTapped(discardAnonymousData: true), .deleteAccountTapped, .cancelTapped,
     .idTokenRequested(requestId: 0, forceRefresh: false),
     .idTokenRequested(requestId: 0, forceRefresh: true),
@@ -39,9 +39,9 @@ public enum Alphabet {
   /// Every move available in `world`, in a fixed order.
   public static func choices(_ world: World) -> [Choice] {
     var out = intents.map(Choice.intent)
-    let awaited = Invariants.awaited(world.machine.state)
+    let awaited = Invariants.awaited(world.machine)
     for family in RequestFamily.allCases {
-      guard awaited[family] != nil, let name = effectName(family, world.machine.state) else {
+      guard awaited[family] != nil, let name = effectName(family, world.machine) else {
         continue
       }
       for i in 0..<resultCount(name) { out.append(.answer(family, i)) }
@@ -53,23 +53,32 @@ public enum Alphabet {
     return out
   }
 
-  /// The effect that issued the request a family awaits in `state`.
-  public static func effectName(_ family: RequestFamily, _ state: AuthState) -> String? {
+  /// The effect that issued the request a family awaits in `machine`.
+  public static func effectName(_ family: RequestFamily, _ machine: AuthMachine) -> String? {
     switch family {
-    case .refresh: return "refreshToken"
-    case .cleanup: return "deleteAccount"
+    case .refresh: return Effect.Kind.refreshToken.rawValue
+    case .cleanup: return Effect.Kind.deleteAccount.rawValue
     case .flow:
-      switch state {
-      case .restoring: return "loadSession"
-      case .signingInAnonymously: return "signUpAnonymously"
-      case .awaitingProvider: return "authorizeWithGoogle"
-      case .googleAuthenticated, .migrating: return "signInWithIdp"
-      case .deletingAccount: return "deleteAccount"
-      case .signingInWithEmail: return "signInWithPassword"
-      case .creatingAccount: return "signUpWithPassword"
-      case .sendingPasswordReset: return "sendPasswordReset"
-      default: return nil
+      let kind: Effect.Kind?
+      switch machine.phase {
+      case .restoring: kind = .loadSession
+      case .signingInAnonymously: kind = .signUpAnonymously
+      case .providerFlow(let f):
+        kind =
+          f.credential == nil
+          ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).kind
+          : .signInWithIdp
+      case .migrating: kind = .signInWithIdp
+      case .deletingAccount: kind = .deleteAccount
+      case .emailFlow(let e):
+        switch e.kind {
+        case .signIn: kind = .signInWithPassword
+        case .createAccount: kind = .signUpWithPassword
+        case .passwordReset: kind = .sendPasswordReset
+        }
+      case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
+      return kind?.rawValue
     }
   }
 
@@ -78,14 +87,14 @@ public enum Alphabet {
     switch choice {
     case .intent(.idTokenRequested(_, let force)):
       world.counter += 1
-      return .send(.idTokenRequested(requestId: world.counter, forceRefresh: force))
+      return .send(.idTokenRequested(requestId: TokenRequestID(world.counter), forceRefresh: force))
     case .intent(let intent):
       return .send(intent)
     case .answer(let family, let i):
       guard let answers = answers(for: family, in: &world) else { return nil }
       return answers.event(i)
     case .stale:
-      return .respond(to: "signInWithIdp", requestId: 0, with: .accountDeleted)
+      return .respond(to: Effect.Kind.signInWithIdp.rawValue, requestId: 0, with: .accountDeleted)
     case .replay(let k, let i):
       guard !world.issued.isEmpty else { return nil }
       let request = world.issued[world.issued.count - 1 - k % world.issued.count]
@@ -115,8 +124,8 @@ public enum Alphabet {
 
   /// The answers for the request `family` awaits in `world`, or `nil` when it awaits none.
   public static func answers(for family: RequestFamily, in world: inout World) -> Answers? {
-    guard let id = Invariants.awaited(world.machine.state)[family],
-      let name = effectName(family, world.machine.state)
+    guard let id = Invariants.awaited(world.machine)[family],
+      let name = effectName(family, world.machine)
     else { return nil }
     return Answers(name: name, requestId: id, results: results(name, in: &world))
   }
@@ -124,7 +133,7 @@ public enum Alphabet {
   static let errors: [String: [String]] = [
     "loadSession": ["STORAGE_UNAVAILABLE", "CORRUPT_SESSION"],
     "signUpAnonymously": ["NETWORK", "ADMIN_ONLY_OPERATION"],
-    "authorizeWithGoogle": ["NETWORK"],
+    "authorizeWithGoogle": ["NETWORK"], "authorize": ["NETWORK"],
     "signInWithIdp": [
       "NETWORK", "TOO_MANY_ATTEMPTS_TRY_LATER", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
       "INVALID_ID_TOKEN", "INVALID_IDP_RESPONSE",
@@ -142,7 +151,8 @@ public enum Alphabet {
   ]
 
   static let successCount: [String: Int] = [
-    "loadSession": 6, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "signInWithIdp": 3,
+    "loadSession": 6, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
+    "signInWithIdp": 3,
     "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1,
   ]
@@ -155,7 +165,9 @@ public enum Alphabet {
   /// The results an interpreter may give a request of this effect, built with fresh tokens.
   public static func results(_ name: String, in world: inout World) -> [RequestResult] {
     let now = world.now
-    let current = world.machine.state.session
+    let current = world.machine.user?.session
+    var provider = ProviderID.google
+    if case .providerFlow(let f) = world.machine.phase { provider = f.provider }
     func session(
       _ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
       expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil
@@ -185,10 +197,11 @@ public enum Alphabet {
       ]
     case "signUpAnonymously":
       out = [.signedIn(session: session("anon-1", anonymous: true, providers: []))]
-    case "authorizeWithGoogle":
+    case "authorizeWithGoogle", "authorize":
       out = [
         .providerSucceeded(
-          credential: GoogleCredential(idToken: world.fresh("g-"), email: "mike@example.com")),
+          credential: IdPCredential(
+            provider: provider, idToken: world.fresh("g-"), email: "mike@example.com")),
         .providerCancelled, .providerFailed(error: AuthError(code: "access_denied")),
       ]
     case "signInWithIdp":
@@ -196,7 +209,8 @@ public enum Alphabet {
         .signedIn(session: session(current?.uid ?? "user-1")),
         .signedIn(session: session("user-2")),
         .credentialAlreadyInUse(
-          credential: GoogleCredential(idToken: world.fresh("g-")), email: "mike@example.com"),
+          credential: IdPCredential(provider: provider, idToken: world.fresh("g-")),
+          email: "mike@example.com"),
       ]
     case "signInWithPassword":
       out = [.signedIn(session: session("user-1", providers: ["password"]))]
@@ -218,7 +232,7 @@ public enum Alphabet {
     }
     out += (errors[name] ?? []).map { .requestFailed(error: AuthError(code: $0)) }
     // One answer of the wrong kind for the request: the machine must treat it as an error.
-    out.append(name == "authorizeWithGoogle" ? .accountDeleted : .providerCancelled)
+    out.append(Effect.Kind(rawValue: name)?.isConsent == true ? .accountDeleted : .providerCancelled)
     return out
   }
 }

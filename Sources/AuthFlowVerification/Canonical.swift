@@ -15,7 +15,10 @@ public struct AbstractState: Hashable, Sendable {
   public init(_ world: World) {
     var m = Canonicalizer(now: world.now, policy: world.machine.policy)
     var machine = world.machine
-    machine.restate(m.state(world.machine.state), nextRequestID: 10)
+    // The phase first, then the user: the order in which names are handed out.
+    let phase = m.phase(machine.phase)
+    let user = machine.user.map { m.user($0) }
+    machine.restate(phase: phase, user: user, nextRequestID: 10)
     self.machine = machine
     timers = world.timers.map { Instant(max(0, $0 - world.now)) }
   }
@@ -38,7 +41,7 @@ struct Canonicalizer {
   // Small arrays: a state holds a handful of each, so a linear search beats hashing.
   var tokens: [String] = []
   var ids: [RequestID] = []
-  var apps: [RequestID] = []
+  var apps: [TokenRequestID] = []
 
   init(now: Instant, policy: Policy) {
     self.now = now
@@ -65,17 +68,17 @@ struct Canonicalizer {
   static func name(_ i: Int) -> String { i < tokenNames.count ? tokenNames[i] : "t\(i)" }
 
   mutating func id(_ r: RequestID) -> RequestID {
-    if let i = ids.firstIndex(of: r) { return i + 1 }
+    if let i = ids.firstIndex(of: r) { return RequestID(i + 1) }
     ids.append(r)
-    return ids.count
+    return RequestID(ids.count)
   }
 
-  mutating func waiters(_ list: [RequestID]) -> [RequestID] {
+  mutating func waiters(_ list: [TokenRequestID]) -> [TokenRequestID] {
     if list.isEmpty { return list }
     return list.prefix(2).map { w in
-      if let i = apps.firstIndex(of: w) { return 100 + i }
+      if let i = apps.firstIndex(of: w) { return TokenRequestID(100 + i) }
       apps.append(w)
-      return 100 + apps.count - 1
+      return TokenRequestID(100 + apps.count - 1)
     }
   }
 
@@ -98,10 +101,13 @@ struct Canonicalizer {
     return s
   }
 
-  mutating func credential(_ c: GoogleCredential) -> GoogleCredential {
+  mutating func credential(_ c: IdPCredential) -> IdPCredential {
     var c = c
-    c.idToken = token(c.idToken)
+    c.idToken = c.idToken.map { token($0) }
     c.accessToken = c.accessToken.map { token($0) }
+    c.rawNonce = c.rawNonce.map { token($0) }
+    c.pendingToken = c.pendingToken.map { token($0) }
+    c.authorizationCode = c.authorizationCode.map { token($0) }
     return c
   }
 
@@ -120,8 +126,10 @@ struct Canonicalizer {
   }
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
-    if case .linkGoogle(let c) = o { return .linkGoogle(credential: credential(c)) }
-    return o
+    switch o {
+    case .deleteAccount: return o
+    case .link(let c): return .link(credential: credential(c))
+    }
   }
 
   mutating func purpose(_ p: ProviderPurpose) -> ProviderPurpose {
@@ -129,41 +137,32 @@ struct Canonicalizer {
     return p
   }
 
-  mutating func state(_ s: AuthState) -> AuthState {
-    switch s {
-    case .starting, .signedOut: return s
-    case .restoring(let r, let w, let at):
-      return .restoring(request: id(r), waiters: waiters(w), retryAt: at.map(time))
+  mutating func phase(_ p: Phase) -> Phase {
+    switch p {
+    case .starting, .resting: return p
+    case .restoring(var r):
+      r.request = id(r.request)
+      r.waiters = waiters(r.waiters)
+      r.retryAt = r.retryAt.map(time)
+      return .restoring(r)
     case .signingInAnonymously(let r): return .signingInAnonymously(request: id(r))
-    case .anonymous(let u): return .anonymous(user: user(u))
-    case .awaitingProvider(let p, let r, let u):
-      let rid = id(r)
-      let user = u.map { self.user($0) }
-      return .awaitingProvider(purpose: purpose(p), request: rid, user: user)
-    case .googleAuthenticated(let p, let r, let c, let u):
-      let rid = id(r)
-      let user = u.map { self.user($0) }
-      return .googleAuthenticated(
-        purpose: purpose(p), request: rid, credential: credential(c), user: user)
-    case .migrationRequired(let c, let e, let u):
-      let user = self.user(u)
-      return .migrationRequired(credential: credential(c), email: e, user: user)
-    case .migrating(let ch, let r, let c, let u):
-      let rid = id(r)
-      let user = self.user(u)
-      return .migrating(choice: ch, request: rid, credential: credential(c), user: user)
-    case .firebaseAuthenticated(let u): return .firebaseAuthenticated(user: user(u))
-    case .reauthenticationRequired(let o, let u):
-      let user = self.user(u)
-      return .reauthenticationRequired(operation: op(o), user: user)
-    case .deletingAccount(let r, let u):
-      let rid = id(r)
-      return .deletingAccount(request: rid, user: user(u))
-    case .signingInWithEmail(let r, let e): return .signingInWithEmail(request: id(r), email: e)
-    case .creatingAccount(let r, let e, let u):
-      let rid = id(r)
-      return .creatingAccount(request: rid, email: e, user: u.map { self.user($0) })
-    case .sendingPasswordReset(let r, let e): return .sendingPasswordReset(request: id(r), email: e)
+    case .providerFlow(var f):
+      f.request = id(f.request)
+      f.purpose = purpose(f.purpose)
+      f.credential = f.credential.map { credential($0) }
+      return .providerFlow(f)
+    case .migrationRequired(var o):
+      o.credential = credential(o.credential)
+      return .migrationRequired(o)
+    case .migrating(var m):
+      m.request = id(m.request)
+      m.credential = credential(m.credential)
+      return .migrating(m)
+    case .reauthenticationRequired(let o): return .reauthenticationRequired(operation: op(o))
+    case .deletingAccount(let r): return .deletingAccount(request: id(r))
+    case .emailFlow(var e):
+      e.request = id(e.request)
+      return .emailFlow(e)
     }
   }
 }

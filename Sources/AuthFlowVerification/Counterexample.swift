@@ -17,7 +17,7 @@ public enum CounterexampleWriter {
           (
             "respond",
             .object([
-              ("to", .string(to)), ("requestId", .number(Double(id))),
+              ("to", .string(to)), ("requestId", .number(Double(id.rawValue))),
               ("with", ScenarioEncoding.result(result)),
             ])
           )

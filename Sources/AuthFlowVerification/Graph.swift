@@ -12,9 +12,9 @@ public enum StateGraph {
       grouped[e.from, default: [:]][e.to, default: []].insert(e.event)
     }
     var out: [(String, String, [String])] = []
-    for from in AuthState.allNames {
+    for from in Vocabulary.states {
       guard let targets = grouped[from] else { continue }
-      for to in AuthState.allNames {
+      for to in Vocabulary.states {
         guard let events = targets[to] else { continue }
         out.append((from, to, events.sorted()))
       }

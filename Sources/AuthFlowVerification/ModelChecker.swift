@@ -130,8 +130,8 @@ public struct ModelChecker {
           if !step.effects.isEmpty || step.before != step.after {
             result.edges.insert(
               Edge(
-                from: step.before.state.name, event: Self.kind(step.event),
-                to: step.after.state.name))
+                from: step.before.stateName.rawValue, event: Self.kind(step.event),
+                to: step.after.stateName.rawValue))
           }
         }
         result.transitions += 1
@@ -174,7 +174,7 @@ public struct ModelChecker {
       }
       var canReach = [Bool](repeating: false, count: states.count)
       var queue: [Int32] = []
-      for (k, s) in states.enumerated() where s.machine.state == .signedOut {
+      for (k, s) in states.enumerated() where s.machine.stateName == .signedOut {
         canReach[k] = true
         queue.append(Int32(k))
       }
@@ -222,44 +222,10 @@ public struct ModelChecker {
   /// The kind of an event, as the graph and coverage name it.
   public static func kind(_ event: Event) -> String {
     switch event {
-    case .intent(let i): return intentName(i)
-    case .result(_, let r): return resultName(r)
+    case .intent(let i): return i.kind.rawValue
+    case .result(_, let r): return r.kind.rawValue
     case .timerFired(let t): return "timerFired(\(t.rawValue))"
     case .persistFailed: return "persistFailed"
-    }
-  }
-
-  static func intentName(_ i: Intent) -> String {
-    switch i {
-    case .appLaunched: "appLaunched"
-    case .signInAnonymouslyTapped: "signInAnonymouslyTapped"
-    case .signInWithGoogleTapped: "signInWithGoogleTapped"
-    case .linkGoogleTapped: "linkGoogleTapped"
-    case .signInWithEmail: "signInWithEmail"
-    case .createAccount: "createAccount"
-    case .sendPasswordReset: "sendPasswordReset"
-    case .migrationDecided: "migrationDecided"
-    case .migrationFinished: "migrationFinished"
-    case .reauthenticateTapped: "reauthenticateTapped"
-    case .signOutTapped: "signOutTapped"
-    case .deleteAccountTapped: "deleteAccountTapped"
-    case .cancelTapped: "cancelTapped"
-    case .idTokenRequested: "idTokenRequested"
-    }
-  }
-
-  static func resultName(_ r: RequestResult) -> String {
-    switch r {
-    case .sessionLoaded: "sessionLoaded"
-    case .providerSucceeded: "providerSucceeded"
-    case .providerCancelled: "providerCancelled"
-    case .providerFailed: "providerFailed"
-    case .signedIn: "signedIn"
-    case .credentialAlreadyInUse: "credentialAlreadyInUse"
-    case .requestFailed: "requestFailed"
-    case .tokenRefreshed: "tokenRefreshed"
-    case .accountDeleted: "accountDeleted"
-    case .passwordResetSent: "passwordResetSent"
     }
   }
 }

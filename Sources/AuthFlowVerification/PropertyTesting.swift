@@ -92,7 +92,7 @@ public struct PropertyTester: Sendable {
         if sample, let v = Coding.roundTrip(world.machine) { violations.append(v) }
         violations += codingProblems
         codingProblems.removeAll()
-        summary.statesSeen.insert(world.machine.state.name)
+        summary.statesSeen.insert(world.machine.stateName.rawValue)
         if !violations.isEmpty {
           let invariant = violations[0].invariant
           let shrunk = shrink(choices, invariant: invariant)
@@ -111,12 +111,12 @@ public struct PropertyTester: Sendable {
 
   /// One move, weighted toward what the machine waits for.
   static func draw(_ world: World, _ rng: inout Xoshiro256) -> Choice {
-    let awaited = Invariants.awaited(world.machine.state)
+    let awaited = Invariants.awaited(world.machine)
     let families = RequestFamily.allCases.filter { awaited[$0] != nil }
     let roll = rng.below(100)
     if roll < 45, !families.isEmpty {
       let family = rng.pick(families)
-      guard let name = Alphabet.effectName(family, world.machine.state) else { return .stale }
+      guard let name = Alphabet.effectName(family, world.machine) else { return .stale }
       return .answer(family, rng.below(Alphabet.resultCount(name)))
     }
     if roll < 50 { return .replay(rng.below(4), rng.below(9)) }
@@ -145,13 +145,13 @@ public struct PropertyTester: Sendable {
   }
 
   /// Whether the moves still break the invariant somewhere.
-  func fails(_ choices: [Choice], invariant: Int) -> Bool {
+  func fails(_ choices: [Choice], invariant: Invariant) -> Bool {
     replay(choices).1.contains { $0.invariant == invariant }
   }
 
   /// Drops moves (halves, quarters, … single moves), then simplifies each, until nothing
   /// smaller still fails.
-  public func shrink(_ original: [Choice], invariant: Int) -> [Choice] {
+  public func shrink(_ original: [Choice], invariant: Invariant) -> [Choice] {
     var current = original
     // Cut everything after the first failing step.
     for n in 1...current.count where fails(Array(current.prefix(n)), invariant: invariant) {
@@ -211,9 +211,9 @@ public enum Coding {
       let data = try JSONEncoder().encode(machine)
       let back = try JSONDecoder().decode(AuthMachine.self, from: data)
       return back == machine
-        ? nil : Violation(10, "\(machine.state.name) changed in a JSON round-trip")
+        ? nil : Violation(.jsonRoundTrip, "\(machine.stateName) changed in a JSON round-trip")
     } catch {
-      return Violation(10, "\(machine.state.name) failed a JSON round-trip: \(error)")
+      return Violation(.jsonRoundTrip, "\(machine.stateName) failed a JSON round-trip: \(error)")
     }
   }
 
@@ -222,9 +222,9 @@ public enum Coding {
     do {
       let e = try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event))
       let f = try JSONDecoder().decode([Effect].self, from: JSONEncoder().encode(effects))
-      return e == event && f == effects ? nil : Violation(10, "an event or effect changed in JSON")
+      return e == event && f == effects ? nil : Violation(.jsonRoundTrip, "an event or effect changed in JSON")
     } catch {
-      return Violation(10, "an event or effect failed a JSON round-trip: \(error)")
+      return Violation(.jsonRoundTrip, "an event or effect failed a JSON round-trip: \(error)")
     }
   }
 }

@@ -96,8 +96,10 @@ public struct World: Sendable {
       switch effect {
       case .scheduleTimer(let timer, let at): timers[timer] = at
       case .cancelTimer(let timer): timers[timer] = nil
-      default:
-        if recordsIssued, let id = effect.requestId { issued.append((id, effect.name)) }
+      case .request(let id, _), .loadSession(let id):
+        if recordsIssued { issued.append((id, effect.name)) }
+      case .persistSession, .clearSession, .deliverIDToken, .signOutProvider, .notify:
+        break
       }
     }
     return violations

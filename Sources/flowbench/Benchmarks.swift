@@ -59,7 +59,7 @@ enum Bench {
         for i in 0..<n {
           effects.removeAll(keepingCapacity: true)
           m.handle(
-            .intent(.idTokenRequested(requestId: i, forceRefresh: false)), now: now, into: &effects)
+            .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now, into: &effects)
         }
       }
       blackHole(effects)
@@ -68,7 +68,7 @@ enum Bench {
       for i in 0..<100_000 {
         effects.removeAll(keepingCapacity: true)
         m.handle(
-          .intent(.idTokenRequested(requestId: i, forceRefresh: false)), now: now, into: &effects)
+          .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now, into: &effects)
       }
       allocs.append(Double(allocations() - before) / 100_000)
     }
@@ -295,8 +295,8 @@ enum Bench {
 struct InstantInterpreter: AuthInterpreter {
   let uid: String
 
-  func perform(_ effect: Effect) async -> RequestResult {
-    switch effect {
+  func perform(_ request: Request) async -> RequestResult {
+    switch request {
     case .signUpAnonymously:
       .signedIn(
         session: Session(
@@ -304,7 +304,8 @@ struct InstantInterpreter: AuthInterpreter {
           expiresAt: Instant(1_767_258_000 + 3600)))
     case .refreshToken:
       .tokenRefreshed(idToken: "id2-" + uid, refreshToken: "rt2-" + uid, expiresIn: 3600)
-    default:
+    case .authorize, .signInWithIdp, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
+      .deleteAccount:
       .requestFailed(error: AuthError(code: "NETWORK"))
     }
   }

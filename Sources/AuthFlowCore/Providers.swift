@@ -1,0 +1,232 @@
+// Providers are data, not code paths: an id plus traits. This file is the one place in the core
+// that spells a provider id; transitions read traits only.
+
+/// A sign-in provider's Firebase id: `google.com`, `apple.com`, `github.com`, `oidc.<name>`.
+public struct ProviderID: Hashable, Comparable, Codable, Sendable, ExpressibleByStringLiteral,
+  CustomStringConvertible
+{
+  /// The id as Firebase spells it.
+  public var rawValue: String
+
+  /// A provider id.
+  public init(_ rawValue: String) { self.rawValue = rawValue }
+  public init(stringLiteral value: String) { rawValue = value }
+
+  public init(from decoder: any Decoder) throws {
+    rawValue = try decoder.singleValueContainer().decode(String.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    try c.encode(rawValue)
+  }
+
+  public static func < (a: ProviderID, b: ProviderID) -> Bool { a.rawValue < b.rawValue }
+  public var description: String { rawValue }
+
+  /// Google (GoogleSignIn on iOS, the OpenID code flow elsewhere).
+  public static let google: ProviderID = "google.com"
+  /// Sign in with Apple.
+  public static let apple: ProviderID = "apple.com"
+}
+
+/// What a provider's consent step hands over and how Firebase must be sent it.
+public struct ProviderTraits: Hashable, Codable, Sendable {
+  /// Which token `signInWithIdp` sends.
+  public enum CredentialKind: String, Hashable, Codable, Sendable, CaseIterable {
+    /// An OpenID ID token (plus an access token when there is one).
+    case idToken
+    /// An OAuth access token only (github.com).
+    case accessToken
+  }
+
+  /// How the provider treats a nonce.
+  public enum NonceRule: String, Hashable, Codable, Sendable, CaseIterable {
+    /// The provider does not use one.
+    case none
+    /// Sent when the consent step made one.
+    case optional
+    /// Always: its SHA-256 to the provider, the raw value to Firebase, and a credential sent
+    /// with its nonce is never sent again (Firebase refuses a duplicate).
+    case requiredSingleUse
+  }
+
+  /// What to do when a link finds the account owned by another user.
+  public enum ConflictRule: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Sign in to the owner with the updated credential the conflict response echoes.
+    case signInWithUpdatedCredential
+    /// Retry with the conflict response's `pendingToken` / `oauthIdToken` and no nonce; if that
+    /// is refused (or there is nothing to retry with), ask the provider for a fresh authorization.
+    case retryThenReauthorize
+  }
+
+  /// How the provider's grant is revoked when the account is deleted.
+  public enum RevocationRule: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Nothing to revoke.
+    case none
+    /// The provider SDK disconnects (revokes its own grant) when it is signed out after deletion.
+    case disconnectOnSignOut
+    /// Before deletion, with a fresh authorization code (Firebase `accounts:revokeToken`).
+    case authorizationCodeBeforeDeletion
+  }
+
+  /// Which token goes to Firebase.
+  public var credential: CredentialKind
+  /// The nonce rule.
+  public var nonce: NonceRule
+  /// What follows a link conflict.
+  public var afterLinkConflict: ConflictRule
+  /// What deleting the account revokes.
+  public var revocation: RevocationRule
+  /// Whether an SDK session (GoogleSignIn) must be signed out of when the user signs out.
+  public var sdkSignOut: Bool
+
+  /// Traits; the defaults fit a generic OpenID Connect provider (`oidc.<name>`).
+  public init(
+    credential: CredentialKind = .idToken, nonce: NonceRule = .optional,
+    afterLinkConflict: ConflictRule = .signInWithUpdatedCredential,
+    revocation: RevocationRule = .none, sdkSignOut: Bool = false
+  ) {
+    self.credential = credential
+    self.nonce = nonce
+    self.afterLinkConflict = afterLinkConflict
+    self.revocation = revocation
+    self.sdkSignOut = sdkSignOut
+  }
+
+  /// Google: ID token (+ access token), optional nonce, the GoogleSignIn session signed out and
+  /// disconnected on deletion.
+  public static let google = ProviderTraits(
+    credential: .idToken, nonce: .optional, afterLinkConflict: .signInWithUpdatedCredential,
+    revocation: .disconnectOnSignOut, sdkSignOut: true)
+  /// Apple: ID token with a single-use nonce; a conflict retries with the pending token, then
+  /// asks Apple again; deletion revokes with a fresh authorization code.
+  public static let apple = ProviderTraits(
+    credential: .idToken, nonce: .requiredSingleUse, afterLinkConflict: .retryThenReauthorize,
+    revocation: .authorizationCodeBeforeDeletion, sdkSignOut: false)
+  /// A generic OpenID Connect provider (`oidc.<name>`): an ID token, nothing else.
+  public static let openIDConnect = ProviderTraits()
+  /// An OAuth provider that hands over an access token only (github.com).
+  public static let accessTokenOnly = ProviderTraits(credential: .accessToken, nonce: .none)
+}
+
+/// The providers a machine knows. Google and Apple are built in; an app adds or replaces
+/// entries. An id that is not listed gets the generic OpenID traits.
+public struct ProviderCatalog: Hashable, Codable, Sendable {
+  /// The entries, in the app's order of preference (the first is the default provider).
+  public private(set) var entries: [Entry]
+
+  /// One provider and its traits.
+  public struct Entry: Hashable, Codable, Sendable {
+    public var id: ProviderID
+    public var traits: ProviderTraits
+
+    public init(id: ProviderID, traits: ProviderTraits) {
+      self.id = id
+      self.traits = traits
+    }
+  }
+
+  /// A catalog with these entries.
+  public init(_ entries: [Entry]) { self.entries = entries }
+
+  /// Google first, then Apple.
+  public static let builtIn = ProviderCatalog([
+    Entry(id: .google, traits: .google), Entry(id: .apple, traits: .apple),
+  ])
+
+  /// The traits of `id` (the generic OpenID traits when it is not listed).
+  public subscript(id: ProviderID) -> ProviderTraits {
+    for e in entries where e.id == id { return e.traits }
+    return .openIDConnect
+  }
+
+  /// Whether `id` is listed.
+  public func contains(_ id: ProviderID) -> Bool { entries.contains { $0.id == id } }
+
+  /// Adds `id`, or replaces its traits.
+  public mutating func set(_ id: ProviderID, _ traits: ProviderTraits) {
+    if let i = entries.firstIndex(where: { $0.id == id }) {
+      entries[i].traits = traits
+    } else {
+      entries.append(Entry(id: id, traits: traits))
+    }
+  }
+
+  /// The catalog with `id` added or replaced.
+  public func with(_ id: ProviderID, _ traits: ProviderTraits) -> ProviderCatalog {
+    var copy = self
+    copy.set(id, traits)
+    return copy
+  }
+
+  /// The provider that proves who the user of `session` is: the first of its linked providers
+  /// that is listed here, else the first listed provider.
+  public func reauthenticationProvider(for session: Session) -> ProviderID? {
+    for p in session.providers where contains(ProviderID(p)) { return ProviderID(p) }
+    return entries.first?.id
+  }
+
+  /// The listed providers of `session` whose SDK session must be signed out of.
+  public func sdkProviders(of session: Session) -> [ProviderID] {
+    var out: [ProviderID] = []
+    for p in session.providers {
+      let id = ProviderID(p)
+      if contains(id), self[id].sdkSignOut { out.append(id) }
+    }
+    return out
+  }
+}
+
+/// What a provider's consent step returned: the tokens `signInWithIdp` sends.
+public struct IdPCredential: Hashable, Codable, Sendable {
+  /// Which provider issued it.
+  public var provider: ProviderID
+  /// The provider's ID token (required for Google, Apple and `oidc.*`).
+  public var idToken: String?
+  /// The provider's access token (all github.com sends).
+  public var accessToken: String?
+  /// The raw nonce the ID token was made with (its SHA-256 went to the provider).
+  public var rawNonce: String?
+  /// Firebase's `pendingToken` from a link conflict, to retry with.
+  public var pendingToken: String?
+  /// Apple's single-use authorization code (for revocation).
+  public var authorizationCode: String?
+  /// The account's email, when known.
+  public var email: String?
+  /// The user's name, which Apple gives only on the first authorization.
+  public var displayName: String?
+
+  /// Creates a credential.
+  public init(
+    provider: ProviderID, idToken: String? = nil, accessToken: String? = nil,
+    rawNonce: String? = nil, pendingToken: String? = nil, authorizationCode: String? = nil,
+    email: String? = nil, displayName: String? = nil
+  ) {
+    self.provider = provider
+    self.idToken = idToken
+    self.accessToken = accessToken
+    self.rawNonce = rawNonce
+    self.pendingToken = pendingToken
+    self.authorizationCode = authorizationCode
+    self.email = email
+    self.displayName = displayName
+  }
+
+  /// A Google credential, as the GoogleSignIn SDK or the OpenID code flow returns it.
+  public static func google(idToken: String, accessToken: String? = nil, email: String? = nil)
+    -> IdPCredential
+  {
+    IdPCredential(provider: .google, idToken: idToken, accessToken: accessToken, email: email)
+  }
+}
+
+/// Why a provider's consent step is shown.
+public enum AuthorizationIntent: String, Hashable, Codable, Sendable, CaseIterable {
+  /// Sign in (nobody signed in, or signing in to the owner of a conflicting account).
+  case signIn
+  /// Link the provider to the current user (anonymous upgrade or permanent link).
+  case link
+  /// Prove again who the current user is.
+  case reauthenticate
+}
