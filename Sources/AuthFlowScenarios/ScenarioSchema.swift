@@ -107,10 +107,6 @@ public enum ScenarioSchema {
             }
           ]
         },
-        "failure": {
-          "type": "object", "additionalProperties": false, "required": ["error"],
-          "properties": { "error": { "$ref": "#/$defs/error" } }
-        },
         "error": {
           "type": "object", "additionalProperties": false, "required": ["code"],
           "properties": {
@@ -199,7 +195,7 @@ public enum ScenarioSchema {
   static var scriptProperties: String {
     let answers = Vocabulary.requestEffects.map { "\"\($0)\": { \"$ref\": \"#/$defs/answers\" }" }
     let writes = Vocabulary.writeEffects.map { "\"\($0)\": { \"$ref\": \"#/$defs/writes\" }" }
-    return (answers + writes).joined(separator: ",\n            ")
+    return (answers + writes).joined(separator: ",\n        ")
   }
 
   /// The names that may be written bare (every field optional).

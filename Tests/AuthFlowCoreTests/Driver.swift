@@ -20,9 +20,9 @@ enum Fixture {
       idToken: token, refreshToken: "rt-" + token, expiresAt: now + 3600)
   }
 
-  static let credential = GoogleCredential(
+  static let credential = IdPCredential.google(
     idToken: "g-id", accessToken: "g-at", email: "mike@example.com")
-  static let conflictCredential = GoogleCredential(idToken: "g-id-2", email: "mike@example.com")
+  static let conflictCredential = IdPCredential.google(idToken: "g-id-2", email: "mike@example.com")
 }
 
 /// Drives a machine through real events, the way an app and its interpreter would.
@@ -39,8 +39,8 @@ struct Driver {
 
   var state: AuthState { machine.state }
 
-  /// The id the next request effect will carry.
-  var nextID: RequestID { machine.nextRequestID }
+  /// The number of the next request effect's id.
+  var nextID: Int { machine.nextRequestID.rawValue }
 
   @discardableResult
   mutating func send(_ intent: Intent) -> [Effect] {
@@ -51,10 +51,15 @@ struct Driver {
   /// Answers the request the current state waits for.
   @discardableResult
   mutating func answer(_ result: RequestResult) -> [Effect] {
-    guard let id = machine.state.pendingRequest else {
+    guard let id = machine.phase.pendingRequest else {
       fatalError("nothing pending in \(state.name)")
     }
     return respond(id, result)
+  }
+
+  @discardableResult
+  mutating func respond(_ id: Int, _ result: RequestResult) -> [Effect] {
+    respond(RequestID(id), result)
   }
 
   @discardableResult
@@ -66,7 +71,7 @@ struct Driver {
   /// Answers the refresh in flight.
   @discardableResult
   mutating func answerRefresh(_ result: RequestResult) -> [Effect] {
-    guard case .refreshing(let id, _, _)? = machine.state.user?.token else {
+    guard let id = machine.user?.refreshRequest else {
       fatalError("no refresh in flight")
     }
     return respond(id, result)
@@ -121,93 +126,130 @@ struct Driver {
     return d
   }
 
-  /// Every state reachable by a short story, by name (for parameterized tests).
-  static func reach(_ name: String) -> Driver {
-    switch name {
-    case "starting": return Driver()
-    case "restoring":
+  /// Reaches a starting point through real events.
+  static func reach(_ start: Start) -> Driver {
+    switch start {
+    case .starting: return Driver()
+    case .restoring:
       var d = Driver()
       d.send(.appLaunched)
       return d
-    case "signedOut": return signedOut()
-    case "signingInAnonymously":
+    case .signedOut: return signedOut()
+    case .signingInAnonymously:
       var d = signedOut()
       d.send(.signInAnonymouslyTapped)
       return d
-    case "anonymous": return anonymous()
-    case "awaitingProvider.signIn":
+    case .anonymous: return anonymous()
+    case .awaitingProviderSignIn:
       var d = signedOut()
       d.send(.signInWithGoogleTapped)
       return d
-    case "awaitingProvider.upgrade":
+    case .awaitingProviderUpgrade:
       var d = anonymous()
       d.send(.signInWithGoogleTapped)
       return d
-    case "awaitingProvider.link":
+    case .awaitingProviderLink:
       var d = permanent()
       d.send(.linkGoogleTapped)
       return d
-    case "awaitingProvider.reauthenticate":
+    case .awaitingProviderReauthenticate:
       var d = permanent()
-      d.send(.reauthenticateTapped)
+      d.send(.reauthenticateTapped())
       return d
-    case "googleAuthenticated.signIn":
-      var d = reach("awaitingProvider.signIn")
+    case .googleAuthenticatedSignIn:
+      var d = reach(.awaitingProviderSignIn)
       d.answer(.providerSucceeded(credential: Fixture.credential))
       return d
-    case "googleAuthenticated.upgrade":
-      var d = reach("awaitingProvider.upgrade")
+    case .googleAuthenticatedUpgrade:
+      var d = reach(.awaitingProviderUpgrade)
       d.answer(.providerSucceeded(credential: Fixture.credential))
       return d
-    case "googleAuthenticated.link":
-      var d = reach("awaitingProvider.link")
+    case .googleAuthenticatedLink:
+      var d = reach(.awaitingProviderLink)
       d.answer(.providerSucceeded(credential: Fixture.credential))
       return d
-    case "migrationRequired": return migrationRequired()
-    case "migrating":
+    case .migrationRequired: return migrationRequired()
+    case .migrating:
       var d = migrationRequired()
       d.send(.migrationDecided(choice: .merge))
       return d
-    case "firebaseAuthenticated": return permanent()
-    case "reauthenticationRequired": return reauthenticationRequired()
-    case "deletingAccount":
+    case .firebaseAuthenticated: return permanent()
+    case .reauthenticationRequired: return reauthenticationRequired()
+    case .deletingAccount:
       var d = permanent()
       d.send(.deleteAccountTapped)
       return d
-    case "signingInWithEmail":
+    case .signingInWithEmail:
       var d = signedOut()
       d.send(.signInWithEmail(email: "a@example.com", password: "pw-123456"))
       return d
-    case "creatingAccount.signedOut":
+    case .creatingAccountSignedOut:
       var d = signedOut()
       d.send(.createAccount(email: "a@example.com", password: "pw-123456"))
       return d
-    case "creatingAccount.anonymous":
+    case .creatingAccountAnonymous:
       var d = anonymous()
       d.send(.createAccount(email: "a@example.com", password: "pw-123456"))
       return d
-    case "sendingPasswordReset":
+    case .sendingPasswordReset:
       var d = signedOut()
       d.send(.sendPasswordReset(email: "a@example.com"))
       return d
-    default: fatalError("unknown starting point \(name)")
     }
   }
+}
 
-  static let allStartingPoints = [
-    "starting", "restoring", "signedOut", "signingInAnonymously", "anonymous",
-    "awaitingProvider.signIn", "awaitingProvider.upgrade", "awaitingProvider.link",
-    "awaitingProvider.reauthenticate", "googleAuthenticated.signIn", "googleAuthenticated.upgrade",
-    "googleAuthenticated.link", "migrationRequired", "migrating", "firebaseAuthenticated",
-    "reauthenticationRequired", "deletingAccount", "signingInWithEmail",
-    "creatingAccount.signedOut", "creatingAccount.anonymous", "sendingPasswordReset",
-  ]
+/// The starting points tests reach through real events: each top-level state, and for the
+/// provider flows each purpose.
+enum Start: String, CaseIterable, Sendable, CustomStringConvertible {
+  case starting, restoring, signedOut, signingInAnonymously, anonymous
+  case awaitingProviderSignIn, awaitingProviderUpgrade, awaitingProviderLink
+  case awaitingProviderReauthenticate
+  case googleAuthenticatedSignIn, googleAuthenticatedUpgrade, googleAuthenticatedLink
+  case migrationRequired, migrating, firebaseAuthenticated, reauthenticationRequired
+  case deletingAccount, signingInWithEmail, creatingAccountSignedOut, creatingAccountAnonymous
+  case sendingPasswordReset
+
+  var description: String { rawValue }
+
+  /// The state name it is in.
+  var stateName: String { Driver.reach(self).state.name }
 
   /// Starting points whose state carries a signed-in user.
-  static let signedInStartingPoints = [
-    "anonymous", "awaitingProvider.upgrade", "awaitingProvider.link",
-    "awaitingProvider.reauthenticate", "googleAuthenticated.upgrade", "googleAuthenticated.link",
-    "migrationRequired", "migrating", "firebaseAuthenticated", "reauthenticationRequired",
-    "deletingAccount", "creatingAccount.anonymous",
-  ]
+  static let signedIn = allCases.filter { Driver.reach($0).machine.user != nil }
+}
+
+/// The request effects spelled as scenario files spell them, to keep expectations readable.
+extension Effect {
+  static func signUpAnonymously(requestId: Int) -> Effect {
+    .request(RequestID(requestId), .signUpAnonymously)
+  }
+  static func authorizeWithGoogle(
+    requestId: Int, intent: AuthorizationIntent, loginHint: String?
+  ) -> Effect {
+    .request(RequestID(requestId), .authorize(provider: .google, intent: intent, loginHint: loginHint))
+  }
+  static func signInWithIdp(requestId: Int, credential: IdPCredential, linkTo: String?)
+    -> Effect
+  {
+    .request(RequestID(requestId), .signInWithIdp(credential: credential, linkTo: linkTo))
+  }
+  static func signInWithPassword(requestId: Int, email: String, password: String) -> Effect {
+    .request(RequestID(requestId), .signInWithPassword(email: email, password: password))
+  }
+  static func signUpWithPassword(
+    requestId: Int, email: String, password: String, linkTo: String?
+  ) -> Effect {
+    .request(RequestID(requestId), .signUpWithPassword(email: email, password: password, linkTo: linkTo))
+  }
+  static func sendPasswordReset(requestId: Int, email: String) -> Effect {
+    .request(RequestID(requestId), .sendPasswordReset(email: email))
+  }
+  static func refreshToken(requestId: Int, refreshToken: String) -> Effect {
+    .request(RequestID(requestId), .refreshToken(refreshToken: refreshToken))
+  }
+  static func deleteAccount(requestId: Int, idToken: String) -> Effect {
+    .request(RequestID(requestId), .deleteAccount(idToken: idToken))
+  }
+  static let signOutGoogle = Effect.signOutProvider(provider: .google)
 }

@@ -25,7 +25,7 @@ struct EmailTests {
       "INVALID_PASSWORD", "EMAIL_NOT_FOUND", "INVALID_LOGIN_CREDENTIALS", "USER_DISABLED",
     ])
   func wrongPassword(code: String) {
-    var d = Driver.reach("signingInWithEmail")
+    var d = Driver.reach(.signingInWithEmail)
     #expect(
       d.answer(.requestFailed(error: AuthError(code: code))) == [
         .notify(notification: .error(error: AuthError(code: code)))
@@ -49,7 +49,7 @@ struct EmailTests {
 
   @Test("EMAIL_EXISTS while linking keeps the anonymous user")
   func emailExists() {
-    var d = Driver.reach("creatingAccount.anonymous")
+    var d = Driver.reach(.creatingAccountAnonymous)
     d.answer(.requestFailed(error: AuthError(code: "EMAIL_EXISTS")))
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))
   }

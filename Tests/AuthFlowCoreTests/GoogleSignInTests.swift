@@ -30,7 +30,7 @@ struct GoogleSignInTests {
 
   @Test("case 1: a link answer with another uid is refused, the anonymous user stays")
   func case1UidChange() {
-    var d = Driver.reach("googleAuthenticated.upgrade")
+    var d = Driver.reach(.googleAuthenticatedUpgrade)
     var other = linked
     other.uid = "someone-else"
     #expect(
@@ -42,7 +42,7 @@ struct GoogleSignInTests {
 
   @Test("case 2 (ask): the conflict stops in migrationRequired with the updated credential")
   func case2Ask() {
-    var d = Driver.reach("googleAuthenticated.upgrade")
+    var d = Driver.reach(.googleAuthenticatedUpgrade)
     let effects = d.answer(
       .credentialAlreadyInUse(credential: Fixture.conflictCredential, email: "mike@example.com"))
     #expect(effects == [])
@@ -80,7 +80,7 @@ struct GoogleSignInTests {
 
   @Test("case 4: permanent user, Google account owned by another: error, user unchanged")
   func case4() {
-    var d = Driver.reach("googleAuthenticated.link")
+    var d = Driver.reach(.googleAuthenticatedLink)
     let before = d.state.user!
     #expect(
       d.answer(.credentialAlreadyInUse(credential: Fixture.conflictCredential, email: nil)) == [
@@ -119,11 +119,11 @@ struct GoogleSignInTests {
   @Test(
     "provider cancel and failure return to where the flow started",
     arguments: [
-      ("awaitingProvider.signIn", "signedOut"), ("awaitingProvider.upgrade", "anonymous"),
-      ("awaitingProvider.link", "firebaseAuthenticated"),
-      ("awaitingProvider.reauthenticate", "firebaseAuthenticated"),
+      (Start.awaitingProviderSignIn, "signedOut"), (.awaitingProviderUpgrade, "anonymous"),
+      (.awaitingProviderLink, "firebaseAuthenticated"),
+      (.awaitingProviderReauthenticate, "firebaseAuthenticated"),
     ])
-  func providerCancelled(start: String, back: String) {
+  func providerCancelled(start: Start, back: String) {
     var d = Driver.reach(start)
     let user = d.state.user
     #expect(d.answer(.providerCancelled) == [])
@@ -140,7 +140,7 @@ struct GoogleSignInTests {
     "signInWithIdp failures keep the user where they were",
     arguments: ["NETWORK", "INVALID_IDP_RESPONSE", "TOO_MANY_ATTEMPTS_TRY_LATER", "HTTP_503"])
   func idpFailure(code: String) {
-    var d = Driver.reach("googleAuthenticated.upgrade")
+    var d = Driver.reach(.googleAuthenticatedUpgrade)
     let error = AuthError(code: code)
     #expect(d.answer(.requestFailed(error: error)) == [.notify(notification: .error(error: error))])
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))
@@ -148,10 +148,10 @@ struct GoogleSignInTests {
 
   @Test("a link refused as CREDENTIAL_TOO_OLD waits for reauth, then resumes the link")
   func linkNeedsReauth() {
-    var d = Driver.reach("googleAuthenticated.link")
+    var d = Driver.reach(.googleAuthenticatedLink)
     d.answer(.requestFailed(error: AuthError(code: "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")))
     #expect(d.state.name == "reauthenticationRequired")
-    d.send(.reauthenticateTapped)
+    d.send(.reauthenticateTapped())
     d.answer(.providerSucceeded(credential: Fixture.credential))
     let renewed = Fixture.google(token: "id-u2")
     let effects = d.answer(.signedIn(session: renewed))

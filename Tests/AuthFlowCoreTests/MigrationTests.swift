@@ -58,7 +58,7 @@ struct MigrationTests {
     "a failure mid-way returns to anonymous with nothing deleted",
     arguments: ["NETWORK", "USER_DISABLED", "INVALID_IDP_RESPONSE"])
   func failureMidWay(code: String) {
-    var d = Driver.reach("migrating")
+    var d = Driver.reach(.migrating)
     let effects = d.answer(.requestFailed(error: AuthError(code: code)))
     #expect(effects == [.notify(notification: .error(error: AuthError(code: code)))])
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))

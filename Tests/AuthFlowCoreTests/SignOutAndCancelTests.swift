@@ -5,13 +5,13 @@ import Testing
 struct SignOutAndCancelTests {
   @Test(
     "sign-out from every signed-in state clears the session and cancels the timer",
-    arguments: Driver.signedInStartingPoints)
-  func signOutEverywhere(start: String) {
+    arguments: Start.signedIn)
+  func signOutEverywhere(start: Start) {
     var d = Driver.reach(start)
     let user = d.state.user!
     let effects = d.send(.signOutTapped(discardAnonymousData: true))
     var expected: [Effect] = [.cancelTimer(timer: .tokenRefresh), .clearSession]
-    if user.session.providers.contains("google.com") { expected.append(.signOutProvider) }
+    if user.session.providers.contains("google.com") { expected.append(.signOutGoogle) }
     #expect(effects == expected)
     #expect(d.state == .signedOut)
     #expect(d.state.session == nil)
@@ -19,7 +19,7 @@ struct SignOutAndCancelTests {
 
   @Test("an anonymous user's sign-out needs consent to discard the data")
   func anonymousConsent() {
-    for start in ["anonymous", "migrationRequired", "migrating", "awaitingProvider.upgrade"] {
+    for start in [Start.anonymous, .migrationRequired, .migrating, .awaitingProviderUpgrade] {
       var d = Driver.reach(start)
       let before = d.state
       #expect(
@@ -43,18 +43,18 @@ struct SignOutAndCancelTests {
   @Test(
     "cancel returns each in-flight flow to where it started, and its late result is stale",
     arguments: [
-      ("signingInAnonymously", "signedOut"), ("awaitingProvider.signIn", "signedOut"),
-      ("awaitingProvider.upgrade", "anonymous"), ("awaitingProvider.link", "firebaseAuthenticated"),
-      ("awaitingProvider.reauthenticate", "firebaseAuthenticated"),
-      ("googleAuthenticated.signIn", "signedOut"), ("googleAuthenticated.upgrade", "anonymous"),
-      ("googleAuthenticated.link", "firebaseAuthenticated"), ("migrationRequired", "anonymous"),
-      ("migrating", "anonymous"), ("reauthenticationRequired", "firebaseAuthenticated"),
-      ("signingInWithEmail", "signedOut"), ("creatingAccount.signedOut", "signedOut"),
-      ("creatingAccount.anonymous", "anonymous"), ("sendingPasswordReset", "signedOut"),
+      (Start.signingInAnonymously, "signedOut"), (.awaitingProviderSignIn, "signedOut"),
+      (.awaitingProviderUpgrade, "anonymous"), (.awaitingProviderLink, "firebaseAuthenticated"),
+      (.awaitingProviderReauthenticate, "firebaseAuthenticated"),
+      (.googleAuthenticatedSignIn, "signedOut"), (.googleAuthenticatedUpgrade, "anonymous"),
+      (.googleAuthenticatedLink, "firebaseAuthenticated"), (.migrationRequired, "anonymous"),
+      (.migrating, "anonymous"), (.reauthenticationRequired, "firebaseAuthenticated"),
+      (.signingInWithEmail, "signedOut"), (.creatingAccountSignedOut, "signedOut"),
+      (.creatingAccountAnonymous, "anonymous"), (.sendingPasswordReset, "signedOut"),
     ])
-  func cancel(start: String, back: String) {
+  func cancel(start: Start, back: String) {
     var d = Driver.reach(start)
-    let pending = d.state.pendingRequest
+    let pending = d.machine.phase.pendingRequest
     let user = d.state.user
     #expect(d.send(.cancelTapped) == [])
     #expect(d.state.name == back)
@@ -68,15 +68,15 @@ struct SignOutAndCancelTests {
 
   @Test("cancel does not take back a deletion already sent")
   func cancelDelete() {
-    var d = Driver.reach("deletingAccount")
+    var d = Driver.reach(.deletingAccount)
     #expect(d.send(.cancelTapped) == [])
     #expect(d.state.name == "deletingAccount")
   }
 
   @Test(
     "a result with the wrong request id changes nothing, in every state",
-    arguments: Driver.allStartingPoints)
-  func staleEverywhere(start: String) {
+    arguments: Start.allCases)
+  func staleEverywhere(start: Start) {
     var d = Driver.reach(start)
     let before = d.machine
     for result in [
@@ -97,7 +97,7 @@ struct ReauthAndDeleteTests {
     #expect(d.send(.deleteAccountTapped) == [.deleteAccount(requestId: 4, idToken: "id-u1")])
     #expect(
       d.answer(.accountDeleted) == [
-        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutGoogle,
       ])
     #expect(d.state == .signedOut)
   }
@@ -107,7 +107,7 @@ struct ReauthAndDeleteTests {
     var d = Driver.reauthenticationRequired()
     #expect(d.state.name == "reauthenticationRequired")
     #expect(
-      d.send(.reauthenticateTapped) == [
+      d.send(.reauthenticateTapped()) == [
         .authorizeWithGoogle(requestId: 5, intent: .reauthenticate, loginHint: "mike@example.com")
       ])
     d.answer(.providerSucceeded(credential: Fixture.credential))
@@ -125,7 +125,7 @@ struct ReauthAndDeleteTests {
   func mismatch() {
     var d = Driver.reauthenticationRequired()
     let before = d.state
-    d.send(.reauthenticateTapped)
+    d.send(.reauthenticateTapped())
     d.answer(.providerSucceeded(credential: Fixture.credential))
     #expect(
       d.answer(.signedIn(session: Fixture.google(uid: "intruder"))) == [
@@ -136,7 +136,7 @@ struct ReauthAndDeleteTests {
 
   @Test("a plain reauthentication renews the session of the same user")
   func plain() {
-    var d = Driver.reach("awaitingProvider.reauthenticate")
+    var d = Driver.reach(.awaitingProviderReauthenticate)
     d.answer(.providerSucceeded(credential: Fixture.credential))
     #expect(
       d.effects == [.signInWithIdp(requestId: 5, credential: Fixture.credential, linkTo: nil)])
@@ -147,21 +147,21 @@ struct ReauthAndDeleteTests {
 
   @Test("delete failing transiently keeps the user signed in; sessionDead signs out")
   func deleteFailures() {
-    var d = Driver.reach("deletingAccount")
+    var d = Driver.reach(.deletingAccount)
     d.answer(.requestFailed(error: AuthError(code: "NETWORK")))
     #expect(d.state.name == "firebaseAuthenticated")
-    var e = Driver.reach("deletingAccount")
+    var e = Driver.reach(.deletingAccount)
     let dead = AuthError(code: "USER_DISABLED")
     #expect(
       e.answer(.requestFailed(error: dead)) == [
-        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutGoogle,
         .notify(notification: .signedOutAfterError(error: dead)),
       ])
   }
 
   @Test("INVALID_ID_TOKEN forces one refresh, which decides")
   func invalidIDToken() {
-    var d = Driver.reach("deletingAccount")
+    var d = Driver.reach(.deletingAccount)
     let error = AuthError(code: "INVALID_ID_TOKEN")
     #expect(
       d.answer(.requestFailed(error: error)) == [

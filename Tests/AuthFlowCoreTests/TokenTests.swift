@@ -102,7 +102,7 @@ struct TokenTests {
     #expect(
       d.answerRefresh(.requestFailed(error: error)) == [
         .deliverIDToken(requestIds: [5], result: .failure(error: error)),
-        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutProvider,
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutGoogle,
         .notify(notification: .sessionExpired),
       ])
     #expect(d.state == .signedOut)

@@ -13,7 +13,7 @@ import Foundation
 #endif
 
 /// Builds the runtime an app holds for its lifetime.
-func makeAuth(configuration: AuthConfiguration, presentGoogle: GoogleConsent) -> AuthRuntime {
+func makeAuth(configuration: AuthConfiguration, presentGoogle: any ProviderConsent) -> AuthRuntime {
   let firebase = FirebaseAPI(apiKey: configuration.apiKey)  // honours FIREBASE_AUTH_EMULATOR_HOST
   let interpreter = HTTPInterpreter(firebase: firebase, consent: presentGoogle)
   let store = FileSessionStore(

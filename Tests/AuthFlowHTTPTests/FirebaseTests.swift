@@ -84,7 +84,7 @@ struct FirebaseTests {
 
   @Test("Google: link an anonymous user, then the conflict comes back as an updated credential")
   func idpLinkAndConflict() async throws {
-    let google = GoogleCredential(idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
+    let google = IdPCredential.google(idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
     let first = try session(await api.signUpAnonymously())
     let linked = try session(await api.signInWithIdp(google, linkTo: first.idToken))
     #expect(linked.uid == first.uid && !linked.anonymous && linked.providers == ["google.com"])
@@ -169,7 +169,7 @@ struct FirebaseTests {
   @Test("a refresh that hits a 503 keeps the user signed in; a disabled user is signed out")
   func runtimeOnFaults() async throws {
     let interpreter = HTTPInterpreter(
-      firebase: api, consent: AppSuppliedConsent { _, _ in .providerCancelled })
+      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
     let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
     await runtime.start()
     await runtime.settled()

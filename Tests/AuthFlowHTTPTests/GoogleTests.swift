@@ -72,13 +72,13 @@ struct GoogleOAuthTests {
     let consent = LoopbackConsent(client: client, timeout: 20, openBrowser: personaBrowser("alice"))
     guard
       case .providerSucceeded(let credential) = await consent.authorize(
-        intent: .signIn, loginHint: nil)
+        provider: .google, intent: .signIn, loginHint: nil)
     else {
       Issue.record("consent did not succeed")
       return
     }
     #expect(credential.email == "alice@example.com")
-    let claims = try #require(JWTClaims(credential.idToken))
+    let claims = try #require(JWTClaims(credential.idToken ?? ""))
     #expect(claims.string("sub") == "alice")
     #expect(credential.accessToken != nil)
   }
@@ -92,7 +92,7 @@ struct GoogleOAuthTests {
         location.replacingOccurrences(of: "state=", with: "state=forged")
       })
     #expect(
-      await consent.authorize(intent: .signIn, loginHint: nil)
+      await consent.authorize(provider: .google, intent: .signIn, loginHint: nil)
         == .providerFailed(
           error: AuthError(code: "STATE_MISMATCH", message: "the redirect's state is not ours")))
   }
@@ -120,7 +120,7 @@ struct GoogleOAuthTests {
   func timeout() async throws {
     let client = try await nanoidpClient(issuer: try Live.requireIssuer())
     let consent = LoopbackConsent(client: client, timeout: 1, openBrowser: { _ in })
-    guard case .providerFailed(let e) = await consent.authorize(intent: .signIn, loginHint: nil)
+    guard case .providerFailed(let e) = await consent.authorize(provider: .google, intent: .signIn, loginHint: nil)
     else {
       Issue.record("expected a failure")
       return

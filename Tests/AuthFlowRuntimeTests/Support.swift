@@ -29,13 +29,13 @@ actor TestInterpreter: AuthInterpreter {
 
   func set(_ name: String, _ result: RequestResult) { answers[name] = result }
 
-  func perform(_ effect: Effect) async -> RequestResult {
-    counts[effect.name, default: 0] += 1
-    if case .refreshToken = effect {
+  func perform(_ request: Request) async -> RequestResult {
+    counts[request.name, default: 0] += 1
+    if case .refreshToken = request {
       await refreshGate.wait()
       return refreshAnswer
     }
-    return answers[effect.name] ?? .requestFailed(error: AuthError(code: "NETWORK"))
+    return answers[request.name] ?? .requestFailed(error: AuthError(code: "NETWORK"))
   }
 
   func count(_ name: String) -> Int { counts[name, default: 0] }

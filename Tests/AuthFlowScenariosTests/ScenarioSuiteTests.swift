@@ -38,7 +38,7 @@ struct ScenarioSuiteTests {
       let report = ScenarioRunner.run(try Scenario.load(path: file))
       for t in report.transitions { seen.insert(t.to) }
     }
-    let missing = Set(AuthState.allNames).subtracting(seen).subtracting(["starting"])
+    let missing = Set(Vocabulary.states).subtracting(seen).subtracting(["starting"])
     #expect(missing.isEmpty, "never entered: \(missing.sorted())")
   }
 }

@@ -7,35 +7,30 @@ import Testing
 enum Broken {
   /// Starts a second refresh when a token request arrives during a refresh.
   static let noSingleFlight: World.Reducer = { machine, event, now, fx in
-    let wasRefreshing: Bool
-    if case .refreshing? = machine.state.user?.token {
-      wasRefreshing = true
-    } else {
-      wasRefreshing = false
-    }
+    let wasRefreshing = machine.user?.refreshRequest != nil
     machine.handle(event, now: now, into: &fx)
-    if wasRefreshing, case .intent(.idTokenRequested) = event, let s = machine.state.session {
-      fx.append(.refreshToken(requestId: machine.newRequest(), refreshToken: s.refreshToken))
+    if wasRefreshing, case .intent(.idTokenRequested) = event, let s = machine.user?.session {
+      machine.send(.refreshToken(refreshToken: s.refreshToken), &fx)
     }
   }
 
   /// Deletes the anonymous account as soon as the user picks merge, before the sign-in.
   static let deleteAnonymousEarly: World.Reducer = { machine, event, now, fx in
-    let anonymous = machine.state.session
+    let anonymous = machine.user?.session
     let deciding: Bool
-    if case .migrationRequired = machine.state { deciding = true } else { deciding = false }
+    if case .migrationRequired = machine.phase { deciding = true } else { deciding = false }
     machine.handle(event, now: now, into: &fx)
     if deciding, case .intent(.migrationDecided(.merge)) = event, let anonymous {
-      fx.append(.deleteAccount(requestId: machine.newRequest(), idToken: anonymous.idToken))
+      machine.send(.deleteAccount(idToken: anonymous.idToken), &fx)
     }
   }
 
   /// Signs the user out when a refresh fails with a network error.
   static let signOutOnNetworkError: World.Reducer = { machine, event, now, fx in
     if case .result(let id, .requestFailed(let e)) = event, e.kind == .transient,
-      let user = machine.state.user, case .refreshing(id, _, _) = user.token
+      machine.user?.refreshRequest == id
     {
-      machine.signOut(user, waiterError: e, notification: .sessionExpired, fx: &fx)
+      machine.signOut(waiterError: e, notification: .sessionExpired, fx: &fx)
       return
     }
     machine.handle(event, now: now, into: &fx)
@@ -43,8 +38,8 @@ enum Broken {
 
   /// Takes any result as the answer to the flow's request, whatever its id.
   static let acceptsStale: World.Reducer = { machine, event, now, fx in
-    if case .result(let id, let result) = event, let pending = machine.state.pendingRequest,
-      id != pending, !Invariants.awaited(machine.state).contains(id)
+    if case .result(let id, let result) = event, let pending = machine.phase.pendingRequest,
+      id != pending, !Invariants.awaited(machine).contains(id)
     {
       machine.handle(.result(requestId: pending, result: result), now: now, into: &fx)
       return
@@ -54,11 +49,12 @@ enum Broken {
 
   /// Lets a reauthentication sign in whoever answered.
   static let reauthSwitchesUsers: World.Reducer = { machine, event, now, fx in
-    if case .googleAuthenticated(.reauthenticate, let r, _, let user?) = machine.state,
-      case .result(r, .signedIn(let session)) = event, session.uid != user.session.uid
+    if case .providerFlow(let flow) = machine.phase, case .reauthenticate = flow.purpose,
+      flow.credential != nil, let user = machine.user,
+      case .result(flow.request, .signedIn(let session)) = event, session.uid != user.session.uid
     {
-      let next = machine.enter(session, waiters: [], persist: true, now: now, fx: &fx)
-      machine.state = .firebaseAuthenticated(user: next)
+      machine.begin(session, waiters: [], persist: true, now: now, fx: &fx)
+      machine.phase = .resting
       return
     }
     machine.handle(event, now: now, into: &fx)
@@ -78,18 +74,21 @@ struct BrokenReducerTests {
   @Test(
     "each broken reducer breaks the invariant it should, with a short counterexample",
     arguments: [
-      ("no single flight", 3), ("deletes the anonymous account before the sign-in", 2),
-      ("signs out on a network error", 5), ("accepts stale results", 6),
-      ("reauthentication switches users", 8), ("forgets token waiters", 9),
+      ("no single flight", Invariant.singleFlight),
+      ("deletes the anonymous account before the sign-in", .anonymousDataKept),
+      ("signs out on a network error", .transientNeverSignsOut),
+      ("accepts stale results", .staleResultsIgnored),
+      ("reauthentication switches users", .reauthenticationKeepsUser),
+      ("forgets token waiters", .oneAnswerPerTokenRequest),
     ])
-  func caught(name: String, invariant: Int) {
+  func caught(name: String, invariant: Invariant) {
     let reducer: World.Reducer =
       switch invariant {
-      case 3: Broken.noSingleFlight
-      case 2: Broken.deleteAnonymousEarly
-      case 5: Broken.signOutOnNetworkError
-      case 6: Broken.acceptsStale
-      case 8: Broken.reauthSwitchesUsers
+      case .singleFlight: Broken.noSingleFlight
+      case .anonymousDataKept: Broken.deleteAnonymousEarly
+      case .transientNeverSignsOut: Broken.signOutOnNetworkError
+      case .staleResultsIgnored: Broken.acceptsStale
+      case .reauthenticationKeepsUser: Broken.reauthSwitchesUsers
       default: Broken.dropsWaiters
       }
     var config = PropertyTester.Config()
