@@ -6,7 +6,7 @@ public enum Effect: Hashable, Sendable {
   /// Read the stored session; answered by `sessionLoaded` or `requestFailed`.
   case loadSession(requestId: RequestID)
   /// Store the session (replacing what was stored).
-  indirect case persistSession(session: Session)
+  case persistSession(session: Session)
   /// Remove the stored session.
   case clearSession
   /// Fire `timerFired{timer}` at `at`, replacing any earlier schedule of the same timer.
@@ -29,7 +29,7 @@ public enum Request: Hashable, Sendable {
   /// Show a provider's consent step.
   case authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
   /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
-  indirect case signInWithIdp(credential: IdPCredential, linkTo: String?)
+  case signInWithIdp(credential: IdPCredential, linkTo: String?)
   /// Firebase `accounts:signInWithPassword`.
   case signInWithPassword(email: String, password: String)
   /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.

@@ -56,17 +56,17 @@ public enum MigrationChoice: String, Hashable, Codable, Sendable, CaseIterable {
 /// What an interpreter answers a request with.
 public enum RequestResult: Hashable, Codable, Sendable {
   /// The stored session (`nil` when nothing is stored).
-  indirect case sessionLoaded(session: Session?)
+  case sessionLoaded(session: Session?)
   /// The provider's consent step returned a credential.
-  indirect case providerSucceeded(credential: IdPCredential)
+  case providerSucceeded(credential: IdPCredential)
   /// The user closed the consent step.
   case providerCancelled
   /// The consent step failed.
   case providerFailed(error: AuthError)
   /// Firebase signed someone in (or linked the current user).
-  indirect case signedIn(session: Session)
+  case signedIn(session: Session)
   /// The provider account already belongs to another user; `credential` can sign in to it.
-  indirect case credentialAlreadyInUse(credential: IdPCredential, email: String?)
+  case credentialAlreadyInUse(credential: IdPCredential, email: String?)
   /// The request failed.
   case requestFailed(error: AuthError)
   /// Secure Token answered a refresh; `expiresIn` is in seconds from now.

@@ -48,32 +48,39 @@ public struct TokenRequestID: Hashable, Comparable, Codable, Sendable,
 }
 
 /// The app token-request ids one `deliverIDToken` answers. The common case, a single id, is
-/// stored inline so answering a token request allocates nothing; JSON writes it as an array.
+/// stored inline (no array to allocate, retain or release); JSON writes it as an array.
 public struct TokenRequestIDs: Hashable, Sendable, RandomAccessCollection,
   ExpressibleByArrayLiteral
 {
-  private var head: TokenRequestID?
-  private var tail: [TokenRequestID]
+  private enum Storage: Hashable, Sendable {
+    case one(TokenRequestID)
+    case many([TokenRequestID])
+  }
+
+  private var storage: Storage
 
   /// One id, without allocating.
-  public init(single id: TokenRequestID) {
-    head = id
-    tail = []
-  }
+  public init(single id: TokenRequestID) { storage = .one(id) }
 
   /// The ids in order.
   public init(_ ids: [TokenRequestID]) {
-    head = ids.first
-    tail = Array(ids.dropFirst())
+    storage = ids.count == 1 ? .one(ids[0]) : .many(ids)
   }
 
   public init(arrayLiteral elements: TokenRequestID...) { self.init(elements) }
 
   public var startIndex: Int { 0 }
-  public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+  public var endIndex: Int {
+    switch storage {
+    case .one: 1
+    case .many(let ids): ids.count
+    }
+  }
   public subscript(i: Int) -> TokenRequestID {
-    if i == 0, let head { return head }
-    return tail[i - 1]
+    switch storage {
+    case .one(let id): id
+    case .many(let ids): ids[i]
+    }
   }
 }
 

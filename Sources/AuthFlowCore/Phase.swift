@@ -82,31 +82,99 @@ public struct EmailFlow: Hashable, Sendable {
 }
 
 /// A signed-in user: the session and where its token refresh stands.
+///
+/// A value with copy-on-write storage: the machine holds one reference, so copying a machine is
+/// cheap, and a transition edits the user in place (`user?.session.idToken = …`) without copying
+/// the session's strings.
 public struct SignedInUser: Hashable, Codable, Sendable {
-  /// The session as stored.
-  public var session: Session
-  /// The ID token's refresh status.
-  public var token: TokenStatus
-  /// The in-flight deletion of a migrated anonymous account, if any.
-  public var cleanupRequest: RequestID?
+  private final class Storage: @unchecked Sendable {
+    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe, and
+    // the value semantics of `SignedInUser` already rule out overlapping accesses: no dynamic
+    // exclusivity checks (they cost more than the rest of a token request).
+    @exclusivity(unchecked) var session: Session
+    @exclusivity(unchecked) var token: TokenStatus
+    @exclusivity(unchecked) var cleanupRequest: RequestID?
+
+    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?) {
+      self.session = session
+      self.token = token
+      self.cleanupRequest = cleanupRequest
+    }
+  }
+
+  private var storage: Storage
 
   /// Creates a user with a fresh token.
   public init(session: Session, token: TokenStatus = .fresh, cleanupRequest: RequestID? = nil) {
-    self.session = session
-    self.token = token
-    self.cleanupRequest = cleanupRequest
+    storage = Storage(session: session, token: token, cleanupRequest: cleanupRequest)
+  }
+
+  private var storageForWriting: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) {
+        storage = Storage(
+          session: storage.session, token: storage.token, cleanupRequest: storage.cleanupRequest)
+      }
+      return storage
+    }
+  }
+
+  /// The session as stored.
+  public var session: Session {
+    _read { yield storage.session }
+    _modify { yield &storageForWriting.session }
+  }
+
+  /// The ID token's refresh status.
+  public var token: TokenStatus {
+    _read { yield storage.token }
+    _modify { yield &storageForWriting.token }
+  }
+
+  /// The in-flight deletion of a migrated anonymous account, if any.
+  public var cleanupRequest: RequestID? {
+    _read { yield storage.cleanupRequest }
+    _modify { yield &storageForWriting.cleanupRequest }
   }
 
   /// The refresh in flight, if any.
   public var refreshRequest: RequestID? {
-    if case .refreshing(let r, _, _) = token { return r }
+    if case .refreshing(let r, _, _) = storage.token { return r }
     return nil
   }
 
   /// The token requests waiting for the refresh in flight.
   public var tokenWaiters: [TokenRequestID] {
-    if case .refreshing(_, let w, _) = token { return w }
+    if case .refreshing(_, let w, _) = storage.token { return w }
     return []
+  }
+
+  public static func == (a: SignedInUser, b: SignedInUser) -> Bool {
+    a.storage === b.storage
+      || (a.session == b.session && a.token == b.token && a.cleanupRequest == b.cleanupRequest)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(session)
+    hasher.combine(token)
+    hasher.combine(cleanupRequest)
+  }
+
+  private enum CodingKeys: String, CodingKey { case session, token, cleanupRequest }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      session: try c.decode(Session.self, forKey: .session),
+      token: try c.decode(TokenStatus.self, forKey: .token),
+      cleanupRequest: try c.decodeIfPresent(RequestID.self, forKey: .cleanupRequest))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(session, forKey: .session)
+    try c.encode(token, forKey: .token)
+    try c.encodeIfPresent(cleanupRequest, forKey: .cleanupRequest)
   }
 }
 

@@ -179,23 +179,69 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
 }
 
 /// What a provider's consent step returned: the tokens `signInWithIdp` sends.
+///
+/// A value with copy-on-write storage, so the phases that carry one stay small.
 public struct IdPCredential: Hashable, Codable, Sendable {
-  /// Which provider issued it.
-  public var provider: ProviderID
-  /// The provider's ID token (required for Google, Apple and `oidc.*`).
-  public var idToken: String?
-  /// The provider's access token (all github.com sends).
-  public var accessToken: String?
-  /// The raw nonce the ID token was made with (its SHA-256 went to the provider).
-  public var rawNonce: String?
-  /// Firebase's `pendingToken` from a link conflict, to retry with.
-  public var pendingToken: String?
-  /// Apple's single-use authorization code (for revocation).
-  public var authorizationCode: String?
-  /// The account's email, when known.
-  public var email: String?
-  /// The user's name, which Apple gives only on the first authorization.
-  public var displayName: String?
+  private final class Storage: Hashable, Codable, @unchecked Sendable {
+    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe.
+    @exclusivity(unchecked) var provider: ProviderID
+    @exclusivity(unchecked) var idToken: String?
+    @exclusivity(unchecked) var accessToken: String?
+    @exclusivity(unchecked) var rawNonce: String?
+    @exclusivity(unchecked) var pendingToken: String?
+    @exclusivity(unchecked) var authorizationCode: String?
+    @exclusivity(unchecked) var email: String?
+    @exclusivity(unchecked) var displayName: String?
+
+    init(
+      provider: ProviderID, idToken: String?, accessToken: String?, rawNonce: String?,
+      pendingToken: String?, authorizationCode: String?, email: String?, displayName: String?
+    ) {
+      self.provider = provider
+      self.idToken = idToken
+      self.accessToken = accessToken
+      self.rawNonce = rawNonce
+      self.pendingToken = pendingToken
+      self.authorizationCode = authorizationCode
+      self.email = email
+      self.displayName = displayName
+    }
+
+    func copy() -> Storage {
+      Storage(
+        provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
+        pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
+        displayName: displayName)
+    }
+
+    static func == (a: Storage, b: Storage) -> Bool {
+      a === b
+        || (a.provider == b.provider && a.idToken == b.idToken && a.accessToken == b.accessToken
+          && a.rawNonce == b.rawNonce && a.pendingToken == b.pendingToken
+          && a.authorizationCode == b.authorizationCode && a.email == b.email
+          && a.displayName == b.displayName)
+    }
+
+    func hash(into h: inout Hasher) {
+      h.combine(provider)
+      h.combine(idToken)
+      h.combine(accessToken)
+      h.combine(rawNonce)
+      h.combine(pendingToken)
+      h.combine(authorizationCode)
+      h.combine(email)
+      h.combine(displayName)
+    }
+  }
+
+  private var storage: Storage
+
+  private var storageForWriting: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+      return storage
+    }
+  }
 
   /// Creates a credential.
   public init(
@@ -203,15 +249,58 @@ public struct IdPCredential: Hashable, Codable, Sendable {
     rawNonce: String? = nil, pendingToken: String? = nil, authorizationCode: String? = nil,
     email: String? = nil, displayName: String? = nil
   ) {
-    self.provider = provider
-    self.idToken = idToken
-    self.accessToken = accessToken
-    self.rawNonce = rawNonce
-    self.pendingToken = pendingToken
-    self.authorizationCode = authorizationCode
-    self.email = email
-    self.displayName = displayName
+    storage = Storage(
+      provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
+      pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
+      displayName: displayName)
   }
+
+  /// Which provider issued it.
+  public var provider: ProviderID {
+    get { storage.provider }
+    set { storageForWriting.provider = newValue }
+  }
+  /// The provider's ID token (required for Google, Apple and `oidc.*`).
+  public var idToken: String? {
+    get { storage.idToken }
+    set { storageForWriting.idToken = newValue }
+  }
+  /// The provider's access token (all github.com sends).
+  public var accessToken: String? {
+    get { storage.accessToken }
+    set { storageForWriting.accessToken = newValue }
+  }
+  /// The raw nonce the ID token was made with (its SHA-256 went to the provider).
+  public var rawNonce: String? {
+    get { storage.rawNonce }
+    set { storageForWriting.rawNonce = newValue }
+  }
+  /// Firebase's `pendingToken` from a link conflict, to retry with.
+  public var pendingToken: String? {
+    get { storage.pendingToken }
+    set { storageForWriting.pendingToken = newValue }
+  }
+  /// Apple's single-use authorization code (for revocation).
+  public var authorizationCode: String? {
+    get { storage.authorizationCode }
+    set { storageForWriting.authorizationCode = newValue }
+  }
+  /// The account's email, when known.
+  public var email: String? {
+    get { storage.email }
+    set { storageForWriting.email = newValue }
+  }
+  /// The user's name, which Apple gives only on the first authorization.
+  public var displayName: String? {
+    get { storage.displayName }
+    set { storageForWriting.displayName = newValue }
+  }
+
+  public static func == (a: IdPCredential, b: IdPCredential) -> Bool { a.storage == b.storage }
+  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
+
+  public init(from decoder: any Decoder) throws { storage = try Storage(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try storage.encode(to: encoder) }
 
   /// A Google credential, as the GoogleSignIn SDK or the OpenID code flow returns it.
   public static func google(idToken: String, accessToken: String? = nil, email: String? = nil)

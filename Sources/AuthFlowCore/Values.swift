@@ -23,23 +23,68 @@ public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConv
 }
 
 /// A signed-in Firebase user as stored on the device.
+///
+/// A value with copy-on-write storage: effects, results and the machine pass a session around
+/// as one reference instead of copying (and retaining) its tokens each time.
 public struct Session: Hashable, Codable, Sendable {
-  /// The Firebase uid (`localId`).
-  public var uid: String
-  /// True for a Firebase anonymous account.
-  public var anonymous: Bool
-  /// Linked provider ids, e.g. `google.com`, `password`.
-  public var providers: [String]
-  /// The account's email, when it has one.
-  public var email: String?
-  /// The current Firebase ID token.
-  public var idToken: String
-  /// The Secure Token refresh token.
-  public var refreshToken: String
-  /// When `idToken` stops being valid.
-  public var expiresAt: Instant
-  /// An anonymous account still to be deleted after a migration; persisted so a relaunch resumes.
-  public var pendingCleanup: AnonymousCleanup?
+  private final class Storage: Hashable, Codable, @unchecked Sendable {
+    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe.
+    @exclusivity(unchecked) var uid: String
+    @exclusivity(unchecked) var anonymous: Bool
+    @exclusivity(unchecked) var providers: [String]
+    @exclusivity(unchecked) var email: String?
+    @exclusivity(unchecked) var idToken: String
+    @exclusivity(unchecked) var refreshToken: String
+    @exclusivity(unchecked) var expiresAt: Instant
+    @exclusivity(unchecked) var pendingCleanup: AnonymousCleanup?
+
+    init(
+      uid: String, anonymous: Bool, providers: [String], email: String?, idToken: String,
+      refreshToken: String, expiresAt: Instant, pendingCleanup: AnonymousCleanup?
+    ) {
+      self.uid = uid
+      self.anonymous = anonymous
+      self.providers = providers
+      self.email = email
+      self.idToken = idToken
+      self.refreshToken = refreshToken
+      self.expiresAt = expiresAt
+      self.pendingCleanup = pendingCleanup
+    }
+
+    func copy() -> Storage {
+      Storage(
+        uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
+        refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup)
+    }
+
+    static func == (a: Storage, b: Storage) -> Bool {
+      a === b
+        || (a.uid == b.uid && a.anonymous == b.anonymous && a.providers == b.providers
+          && a.email == b.email && a.idToken == b.idToken && a.refreshToken == b.refreshToken
+          && a.expiresAt == b.expiresAt && a.pendingCleanup == b.pendingCleanup)
+    }
+
+    func hash(into h: inout Hasher) {
+      h.combine(uid)
+      h.combine(anonymous)
+      h.combine(providers)
+      h.combine(email)
+      h.combine(idToken)
+      h.combine(refreshToken)
+      h.combine(expiresAt)
+      h.combine(pendingCleanup)
+    }
+  }
+
+  private var storage: Storage
+
+  private var storageForWriting: Storage {
+    mutating get {
+      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+      return storage
+    }
+  }
 
   /// Creates a session.
   public init(
@@ -47,20 +92,62 @@ public struct Session: Hashable, Codable, Sendable {
     idToken: String, refreshToken: String, expiresAt: Instant,
     pendingCleanup: AnonymousCleanup? = nil
   ) {
-    self.uid = uid
-    self.anonymous = anonymous
-    self.providers = providers
-    self.email = email
-    self.idToken = idToken
-    self.refreshToken = refreshToken
-    self.expiresAt = expiresAt
-    self.pendingCleanup = pendingCleanup
+    storage = Storage(
+      uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
+      refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup)
   }
+
+  /// The Firebase uid (`localId`).
+  public var uid: String {
+    get { storage.uid }
+    set { storageForWriting.uid = newValue }
+  }
+  /// True for a Firebase anonymous account.
+  public var anonymous: Bool {
+    get { storage.anonymous }
+    set { storageForWriting.anonymous = newValue }
+  }
+  /// Linked provider ids, e.g. `google.com`, `password`.
+  public var providers: [String] {
+    get { storage.providers }
+    set { storageForWriting.providers = newValue }
+  }
+  /// The account's email, when it has one.
+  public var email: String? {
+    get { storage.email }
+    set { storageForWriting.email = newValue }
+  }
+  /// The current Firebase ID token.
+  public var idToken: String {
+    get { storage.idToken }
+    set { storageForWriting.idToken = newValue }
+  }
+  /// The Secure Token refresh token.
+  public var refreshToken: String {
+    get { storage.refreshToken }
+    set { storageForWriting.refreshToken = newValue }
+  }
+  /// When `idToken` stops being valid.
+  public var expiresAt: Instant {
+    get { storage.expiresAt }
+    set { storageForWriting.expiresAt = newValue }
+  }
+  /// An anonymous account still to be deleted after a migration; persisted so a relaunch resumes.
+  public var pendingCleanup: AnonymousCleanup? {
+    get { storage.pendingCleanup }
+    _modify { yield &storageForWriting.pendingCleanup }
+  }
+
+  public static func == (a: Session, b: Session) -> Bool { a.storage == b.storage }
+  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
+
+  public init(from decoder: any Decoder) throws { storage = try Storage(from: decoder) }
+  public func encode(to encoder: any Encoder) throws { try storage.encode(to: encoder) }
 
   /// Whether the ID token can be handed out at `now` without a refresh: more than `margin`
   /// seconds of life left.
   @inline(__always)
-  public func isFresh(at now: Instant, margin: Double) -> Bool { expiresAt - now > margin }
+  public func isFresh(at now: Instant, margin: Double) -> Bool { storage.expiresAt - now > margin }
 }
 
 /// The anonymous account left behind by a `merge` or `switchWithoutData` migration.

@@ -1,13 +1,13 @@
 import AuthFlowCore
 import Testing
 
-@Suite("Google sign-in: the five cases")
+@Suite("Google sign-in: fresh sign-in, upgrade, upgrade conflict, link, link conflict")
 struct GoogleSignInTests {
   let linked = Session(
     uid: "anon-1", anonymous: false, providers: ["google.com"], email: "mike@example.com",
     idToken: "id-a2", refreshToken: "rt-a2", expiresAt: Fixture.t0 + 3600)
 
-  @Test("case 1: anonymous user, unused Google account: linked, same uid, now permanent")
+  @Test("upgrade: anonymous user, unused Google account: linked, same uid, now permanent")
   func case1() {
     var d = Driver.anonymous()
     #expect(
@@ -28,7 +28,7 @@ struct GoogleSignInTests {
     #expect(d.state == .firebaseAuthenticated(user: SignedInUser(session: linked)))
   }
 
-  @Test("case 1: a link answer with another uid is refused, the anonymous user stays")
+  @Test("upgrade: a link answer with another uid is refused, the anonymous user stays")
   func case1UidChange() {
     var d = Driver.reach(.googleAuthenticatedUpgrade)
     var other = linked
@@ -40,7 +40,7 @@ struct GoogleSignInTests {
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))
   }
 
-  @Test("case 2 (ask): the conflict stops in migrationRequired with the updated credential")
+  @Test("upgrade conflict (ask): the conflict stops in migrationRequired with the updated credential")
   func case2Ask() {
     var d = Driver.reach(.googleAuthenticatedUpgrade)
     let effects = d.answer(
@@ -53,7 +53,7 @@ struct GoogleSignInTests {
           user: SignedInUser(session: Fixture.anonymous())))
   }
 
-  @Test("case 3: permanent user links an unused Google account")
+  @Test("link: permanent user links an unused Google account")
   func case3() {
     var d = Driver.launched(
       stored: Session(
@@ -78,7 +78,7 @@ struct GoogleSignInTests {
     #expect(d.state.session == after)
   }
 
-  @Test("case 4: permanent user, Google account owned by another: error, user unchanged")
+  @Test("link conflict: permanent user, Google account owned by another: error, user unchanged")
   func case4() {
     var d = Driver.reach(.googleAuthenticatedLink)
     let before = d.state.user!
@@ -89,7 +89,7 @@ struct GoogleSignInTests {
     #expect(d.state == .firebaseAuthenticated(user: before))
   }
 
-  @Test("case 5: nobody signed in: sign in with Google")
+  @Test("fresh sign-in: nobody signed in: sign in with Google")
   func case5() {
     var d = Driver.signedOut()
     #expect(

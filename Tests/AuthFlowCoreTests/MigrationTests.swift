@@ -1,7 +1,7 @@
 import AuthFlowCore
 import Testing
 
-@Suite("Case 2: migration of an anonymous user to an existing account")
+@Suite("Upgrade conflict: migration of an anonymous user to an existing account")
 struct MigrationTests {
   let existing = Fixture.google(uid: "user-7", token: "id-u7")
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A stand-in for the Firebase Auth emulator's Identity Toolkit v1 and Secure Token endpoints.
 
-Test support for AuthFlow's HTTP interpreter, written from the wire reference (shared/reference/
-firebase-google-wire.md, sections 1-3 and 7): the emulator's URL layout, error envelope, the
+Test support for AuthFlow's HTTP interpreter, written from the public Firebase wire facts that
+Docs/HTTP.md lists: the emulator's URL layout, error envelope, the
 200 + errorMessage link conflict, unsigned ID tokens with the production claim layout, and
 base64 refresh tokens. Standard library only; listens on 127.0.0.1 only.
 
