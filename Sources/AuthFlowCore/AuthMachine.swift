@@ -32,7 +32,8 @@ public struct AuthMachine: Hashable, Sendable {
     switch phase {
     case .starting: .starting
     case .restoring: .restoring
-    case .resting: user.map { $0.session.anonymous ? .anonymous : .firebaseAuthenticated } ?? .signedOut
+    case .resting:
+      user.map { $0.session.anonymous ? .anonymous : .firebaseAuthenticated } ?? .signedOut
     case .signingInAnonymously: .signingInAnonymously
     case .providerFlow(let f):
       f.credential == nil
@@ -54,7 +55,8 @@ public struct AuthMachine: Hashable, Sendable {
   public mutating func handle(_ event: Event, now: Instant, into effects: inout [Effect]) {
     if case .intent(.idTokenRequested(let id, false)) = event, let token = idleToken(at: now) {
       // The hot path: the same answer `requestToken` gives, reading two fields of the user.
-      effects.append(.deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: token)))
+      effects.append(
+        .deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: token)))
       return
     }
     switch event {
@@ -77,7 +79,7 @@ public struct AuthMachine: Hashable, Sendable {
   /// The signed-in user's ID token when it can be handed out at `now` without a refresh.
   @inline(__always)
   func idleToken(at now: Instant) -> String? {
-    guard let expiresAt = user?.session.expiresAt, expiresAt - now > policy.refreshMargin,
+    guard user?.session.isFresh(at: now, margin: policy.refreshMargin) == true,
       user?.refreshRequest == nil
     else { return nil }
     return user?.session.idToken
@@ -184,7 +186,9 @@ extension AuthMachine {
 
   /// Emits one `deliverIDToken` for `waiters`, if there are any.
   static func deliver(_ result: TokenResult, to waiters: [TokenRequestID], _ fx: inout [Effect]) {
-    if !waiters.isEmpty { fx.append(.deliverIDToken(requestIds: TokenRequestIDs(waiters), result: result)) }
+    if !waiters.isEmpty {
+      fx.append(.deliverIDToken(requestIds: TokenRequestIDs(waiters), result: result))
+    }
   }
 
   /// Emits `notify{error}`.
@@ -194,14 +198,8 @@ extension AuthMachine {
 }
 
 extension AuthMachine {
-  /// Puts the machine in `state` with the given request counter: for model checkers that rename
-  /// a state's values. Feeding events is the only other way a state changes.
-  public mutating func restate(_ state: AuthState, nextRequestID: RequestID) {
-    (phase, user) = state.split
-    self.nextRequestID = nextRequestID
-  }
-
-  /// Puts the machine in this phase with this user (for model checkers).
+  /// Puts the machine in this phase with this user and request counter: for model checkers
+  /// that rename a state's values. Feeding events is the only other way a machine changes.
   public mutating func restate(phase: Phase, user: SignedInUser?, nextRequestID: RequestID) {
     self.phase = phase
     self.user = user

@@ -53,7 +53,8 @@ extension AuthState {
   public init(phase: Phase, user: SignedInUser?) {
     switch phase {
     case .starting: self = .starting
-    case .restoring(let r): self = .restoring(request: r.request, waiters: r.waiters, retryAt: r.retryAt)
+    case .restoring(let r):
+      self = .restoring(request: r.request, waiters: r.waiters, retryAt: r.retryAt)
     case .resting:
       guard let user else {
         self = .signedOut
@@ -94,7 +95,8 @@ extension AuthState {
   public var split: (phase: Phase, user: SignedInUser?) {
     switch self {
     case .starting: (.starting, nil)
-    case .restoring(let r, let w, let at): (.restoring(Restore(request: r, waiters: w, retryAt: at)), nil)
+    case .restoring(let r, let w, let at):
+      (.restoring(Restore(request: r, waiters: w, retryAt: at)), nil)
     case .signedOut: (.resting, nil)
     case .signingInAnonymously(let r): (.signingInAnonymously(request: r), nil)
     case .anonymous(let u), .firebaseAuthenticated(let u): (.resting, u)
@@ -102,7 +104,10 @@ extension AuthState {
       (.providerFlow(ProviderFlow(provider: p, purpose: purpose, request: r, credential: nil)), u)
     case .googleAuthenticated(let purpose, let r, let c, let u),
       .providerAuthenticated(let purpose, let r, let c, let u):
-      (.providerFlow(ProviderFlow(provider: c.provider, purpose: purpose, request: r, credential: c)), u)
+      (
+        .providerFlow(
+          ProviderFlow(provider: c.provider, purpose: purpose, request: r, credential: c)), u
+      )
     case .migrationRequired(let c, let e, let u):
       (.migrationRequired(MigrationOffer(credential: c, email: e)), u)
     case .migrating(let choice, let r, let c, let u):
@@ -154,5 +159,6 @@ extension SignedInUser {
   /// Stands in for a user a phase needs but the machine lacks: only reachable by breaking the
   /// `userMatchesPhase` invariant, which the checks report; the view shows it rather than trap.
   static let missing = SignedInUser(
-    session: Session(uid: "", anonymous: false, idToken: "", refreshToken: "", expiresAt: Instant(0)))
+    session: Session(
+      uid: "", anonymous: false, idToken: "", refreshToken: "", expiresAt: Instant(0)))
 }

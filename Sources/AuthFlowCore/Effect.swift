@@ -231,7 +231,8 @@ extension Effect: Codable {
           p == .google
           ? .authorizeWithGoogle(requestId: id, intent: i, loginHint: h)
           : .authorize(requestId: id, provider: p, intent: i, loginHint: h)
-      case .signInWithIdp(let c, let l): wire = .signInWithIdp(requestId: id, credential: c, linkTo: l)
+      case .signInWithIdp(let c, let l):
+        wire = .signInWithIdp(requestId: id, credential: c, linkTo: l)
       case .signInWithPassword(let e, let p):
         wire = .signInWithPassword(requestId: id, email: e, password: p)
       case .signUpWithPassword(let e, let p, let l):

@@ -145,7 +145,9 @@ public enum Invariants {
 
     if case .result(let id, _) = event, !awaitedBefore.contains(id) {
       if before != after || !effects.isEmpty {
-        out.append(Violation(.staleResultsIgnored, "stale result #\(id) changed the machine or emitted effects"))
+        out.append(
+          Violation(
+            .staleResultsIgnored, "stale result #\(id) changed the machine or emitted effects"))
       }
       return out
     }
@@ -161,7 +163,9 @@ public enum Invariants {
       if let c = ase?.pendingCleanup, c.idToken == token {
         // The migrated anonymous account: only once the app moved its data (or chose to drop it).
         if !c.dataMoved {
-          out.append(Violation(.anonymousDataKept, "anonymous account \(c.uid) deleted before its data was moved"))
+          out.append(
+            Violation(
+              .anonymousDataKept, "anonymous account \(c.uid) deleted before its data was moved"))
         }
         continue
       }
@@ -169,7 +173,9 @@ public enum Invariants {
         (bs?.anonymous == true && bs?.idToken == token)
         || (ase?.anonymous == true && ase?.idToken == token)
       if anonymousToken, !deleteOfAnonymousAllowed(before, event) {
-        out.append(Violation(.anonymousDataKept, "deleteAccount for an anonymous user without deleteAccountTapped"))
+        out.append(
+          Violation(
+            .anonymousDataKept, "deleteAccount for an anonymous user without deleteAccountTapped"))
       }
     }
 
@@ -193,7 +199,8 @@ public enum Invariants {
         out.append(Violation(.singleFlight, "\(effect.name) #\(id) was sent but is not awaited"))
       }
       if let earlier = awaitedBefore[family], earlier != id, !answers(event, earlier) {
-        out.append(Violation(.singleFlight, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
+        out.append(
+          Violation(.singleFlight, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
       }
     }
     for (family, n) in [
@@ -231,7 +238,8 @@ public enum Invariants {
         out.append(Violation(.oldTokensUnused, "\(effect.name) uses a token of no current session"))
       }
       if case .deliverIDToken(_, .token(let t)) = effect, t != ase?.idToken {
-        out.append(Violation(.oldTokensUnused, "deliverIDToken hands out a token that is not the session's"))
+        out.append(
+          Violation(.oldTokensUnused, "deliverIDToken hands out a token that is not the session's"))
       }
     }
 
@@ -239,7 +247,8 @@ public enum Invariants {
     if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(before) {
       out.append(
         Violation(
-          .reauthenticationKeepsUser, "the user changed from \(s.uid) to \(t.uid) in \(before.stateName)"))
+          .reauthenticationKeepsUser,
+          "the user changed from \(s.uid) to \(t.uid) in \(before.stateName)"))
     }
 
     // Every idTokenRequested gets exactly one deliverIDToken.
@@ -250,10 +259,13 @@ public enum Invariants {
     let heldAfter = heldTokenRequests(after)
     if !delivered.isEmpty || pool.count != heldAfter.count {
       if Set(delivered).count != delivered.count {
-        out.append(Violation(.oneAnswerPerTokenRequest, "a token request was answered twice in one step"))
+        out.append(
+          Violation(.oneAnswerPerTokenRequest, "a token request was answered twice in one step"))
       }
       for id in delivered where !pool.contains(id) {
-        out.append(Violation(.oneAnswerPerTokenRequest, "deliverIDToken for #\(id), which nobody was waiting for"))
+        out.append(
+          Violation(
+            .oneAnswerPerTokenRequest, "deliverIDToken for #\(id), which nobody was waiting for"))
       }
       if Set(heldAfter) != Set(pool).subtracting(delivered) {
         out.append(

@@ -153,13 +153,6 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
     }
   }
 
-  /// The catalog with `id` added or replaced.
-  public func with(_ id: ProviderID, _ traits: ProviderTraits) -> ProviderCatalog {
-    var copy = self
-    copy.set(id, traits)
-    return copy
-  }
-
   /// The provider that proves who the user of `session` is: the first of its linked providers
   /// that is listed here, else the first listed provider.
   public func reauthenticationProvider(for session: Session) -> ProviderID? {

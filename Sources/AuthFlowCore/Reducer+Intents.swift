@@ -70,7 +70,8 @@ extension AuthMachine {
     }
     let intent: AuthorizationIntent = user == nil ? .signIn : .link
     let r = send(.authorize(provider: provider, intent: intent, loginHint: nil), &fx)
-    phase = .providerFlow(ProviderFlow(provider: provider, purpose: purpose, request: r, credential: nil))
+    phase = .providerFlow(
+      ProviderFlow(provider: provider, purpose: purpose, request: r, credential: nil))
   }
 
   /// Reauthenticate a permanent user, resuming the operation that waits for it, if any.
@@ -89,9 +90,11 @@ extension AuthMachine {
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
       return
     }
-    let r = send(.authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
+    let r = send(
+      .authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
     phase = .providerFlow(
-      ProviderFlow(provider: provider, purpose: .reauthenticate(resume: resume), request: r, credential: nil))
+      ProviderFlow(
+        provider: provider, purpose: .reauthenticate(resume: resume), request: r, credential: nil))
   }
 
   /// Starts the sign-in to the existing account, or stays anonymous.

@@ -163,7 +163,8 @@ extension AuthMachine {
     case (.sessionLoaded, _), (.providerSucceeded, _), (.providerCancelled, _),
       (.providerFailed, _), (.requestFailed, _), (.tokenRefreshed, _), (.accountDeleted, _),
       (.passwordResetSent, _):
-      let sensitive: SensitiveOperation? = flow.purpose == .link ? .link(credential: credential) : nil
+      let sensitive: SensitiveOperation? =
+        flow.purpose == .link ? .link(credential: credential) : nil
       fail(result, origin: origin, sensitive: sensitive, fx: &fx)
     }
   }
@@ -177,7 +178,8 @@ extension AuthMachine {
     case .link(let credential):
       let r = send(.signInWithIdp(credential: credential, linkTo: token), &fx)
       phase = .providerFlow(
-        ProviderFlow(provider: credential.provider, purpose: .link, request: r, credential: credential))
+        ProviderFlow(
+          provider: credential.provider, purpose: .link, request: r, credential: credential))
     }
   }
 
@@ -185,7 +187,8 @@ extension AuthMachine {
   mutating func migrationAnswered(
     _ result: RequestResult, choice: MigrationChoice, now: Instant, fx: inout [Effect]
   ) {
-    guard case .signedIn(var session) = result, let anonymous = user, session.uid != anonymous.session.uid
+    guard case .signedIn(var session) = result, let anonymous = user,
+      session.uid != anonymous.session.uid
     else {
       // Any failure returns to anonymous with nothing deleted.
       phase = .resting
@@ -197,7 +200,8 @@ extension AuthMachine {
     begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
     phase = .resting
     if choice == .merge {
-      fx.append(.notify(notification: .migrationReady(from: anonymous.session.uid, to: session.uid)))
+      fx.append(
+        .notify(notification: .migrationReady(from: anonymous.session.uid, to: session.uid)))
     }
     startCleanupIfDue(fx: &fx)
   }

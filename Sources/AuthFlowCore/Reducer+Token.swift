@@ -8,7 +8,9 @@ extension AuthMachine {
   ) {
     switch phase {
     case .starting:
-      fx.append(.deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .failure(error: .notStarted)))
+      fx.append(
+        .deliverIDToken(
+          requestIds: TokenRequestIDs(single: id), result: .failure(error: .notStarted)))
     case .restoring(var restore):
       // Never answer "signed out" before the stored session was read: wait for it.
       restore.waiters.append(id)
@@ -17,11 +19,13 @@ extension AuthMachine {
       .reauthenticationRequired, .deletingAccount, .emailFlow:
       guard let token = user?.token else {
         return fx.append(
-          .deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .failure(error: .notSignedIn)))
+          .deliverIDToken(
+            requestIds: TokenRequestIDs(single: id), result: .failure(error: .notSignedIn)))
       }
       if !force, let idToken = idleToken(at: now) {
         return fx.append(
-          .deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: idToken)))
+          .deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: idToken))
+        )
       }
       switch token {
       case .refreshing(let r, let waiters, let failures):
@@ -74,7 +78,9 @@ extension AuthMachine {
         }
         startRefresh(waiters: [], failures: 0, fx: &fx)
       case .backingOff(let until, let failures):
-        guard now >= until else { return fx.append(.scheduleTimer(timer: .tokenRefresh, at: until)) }
+        guard now >= until else {
+          return fx.append(.scheduleTimer(timer: .tokenRefresh, at: until))
+        }
         startRefresh(waiters: [], failures: failures, fx: &fx)
       }
     }

@@ -46,7 +46,8 @@ public final class AuthModel {
   public var isBusy: Bool {
     switch state {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
-      .providerAuthenticated, .migrating, .deletingAccount, .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
+      .providerAuthenticated, .migrating, .deletingAccount, .signingInWithEmail, .creatingAccount,
+      .sendingPasswordReset:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -77,7 +78,9 @@ public final class AuthModel {
 
   public func signInAnonymously() { send(.signInAnonymouslyTapped) }
   /// Sign in with a provider (for an anonymous user: the upgrade).
-  public func signIn(with provider: ProviderID) { send(.signInWithProviderTapped(provider: provider)) }
+  public func signIn(with provider: ProviderID) {
+    send(.signInWithProviderTapped(provider: provider))
+  }
   /// Link a provider to the signed-in account.
   public func link(_ provider: ProviderID) { send(.linkProviderTapped(provider: provider)) }
   public func signInWithGoogle() { signIn(with: .google) }

@@ -15,7 +15,8 @@ extension JSONReader {
   }
 
   func intent(_ value: JSONValue, _ path: String) throws -> Intent {
-    let (kind, f, p) = try taggedFields(value, path, kind: "intent", Vocabulary.fields(_:) as (Intent.Kind) -> [FieldSpec])
+    let (kind, f, p) = try taggedFields(
+      value, path, kind: "intent", Vocabulary.fields(_:) as (Intent.Kind) -> [FieldSpec])
     switch kind {
     case .appLaunched: return .appLaunched
     case .signInAnonymouslyTapped: return .signInAnonymouslyTapped
@@ -56,7 +57,8 @@ extension JSONReader {
   }
 
   func result(_ value: JSONValue, _ path: String) throws -> ResultTemplate {
-    let (kind, f, p) = try taggedFields(value, path, kind: "result", Vocabulary.fields(_:) as (RequestResult.Kind) -> [FieldSpec])
+    let (kind, f, p) = try taggedFields(
+      value, path, kind: "result", Vocabulary.fields(_:) as (RequestResult.Kind) -> [FieldSpec])
     switch kind {
     case .sessionLoaded:
       guard let s = f["session"], s != .null else {
@@ -149,7 +151,8 @@ extension JSONReader {
   func provider(_ value: JSONValue?, _ p: String) throws -> ProviderID {
     let s = try string(value, p)
     guard !s.isEmpty, !s.contains(where: \.isWhitespace) else {
-      throw fail(p, "expected a provider id such as \"google.com\" or \"oidc.acme\", found \"\(s)\"")
+      throw fail(
+        p, "expected a provider id such as \"google.com\" or \"oidc.acme\", found \"\(s)\"")
     }
     return ProviderID(s)
   }

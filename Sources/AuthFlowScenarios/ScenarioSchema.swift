@@ -189,7 +189,8 @@ public enum ScenarioSchema {
   static func list(_ names: [String]) -> String { "{ \"enum\": \(Self.names(names)) }" }
 
   static var credentialProperties: String {
-    Vocabulary.credentialFields.map { "\"\($0)\": { \"type\": \"string\" }" }.joined(separator: ", ")
+    Vocabulary.credentialFields.map { "\"\($0)\": { \"type\": \"string\" }" }.joined(
+      separator: ", ")
   }
 
   static var scriptProperties: String {

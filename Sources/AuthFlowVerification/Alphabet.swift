@@ -232,7 +232,8 @@ public enum Alphabet {
     }
     out += (errors[name] ?? []).map { .requestFailed(error: AuthError(code: $0)) }
     // One answer of the wrong kind for the request: the machine must treat it as an error.
-    out.append(Effect.Kind(rawValue: name)?.isConsent == true ? .accountDeleted : .providerCancelled)
+    out.append(
+      Effect.Kind(rawValue: name)?.isConsent == true ? .accountDeleted : .providerCancelled)
     return out
   }
 }

@@ -222,7 +222,8 @@ public enum Coding {
     do {
       let e = try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event))
       let f = try JSONDecoder().decode([Effect].self, from: JSONEncoder().encode(effects))
-      return e == event && f == effects ? nil : Violation(.jsonRoundTrip, "an event or effect changed in JSON")
+      return e == event && f == effects
+        ? nil : Violation(.jsonRoundTrip, "an event or effect changed in JSON")
     } catch {
       return Violation(.jsonRoundTrip, "an event or effect failed a JSON round-trip: \(error)")
     }

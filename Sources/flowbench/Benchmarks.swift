@@ -59,7 +59,8 @@ enum Bench {
         for i in 0..<n {
           effects.removeAll(keepingCapacity: true)
           m.handle(
-            .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now, into: &effects)
+            .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now,
+            into: &effects)
         }
       }
       blackHole(effects)
@@ -68,7 +69,8 @@ enum Bench {
       for i in 0..<100_000 {
         effects.removeAll(keepingCapacity: true)
         m.handle(
-          .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now, into: &effects)
+          .intent(.idTokenRequested(requestId: TokenRequestID(i), forceRefresh: false)), now: now,
+          into: &effects)
       }
       allocs.append(Double(allocations() - before) / 100_000)
     }

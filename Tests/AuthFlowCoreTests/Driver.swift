@@ -227,7 +227,8 @@ extension Effect {
   static func authorizeWithGoogle(
     requestId: Int, intent: AuthorizationIntent, loginHint: String?
   ) -> Effect {
-    .request(RequestID(requestId), .authorize(provider: .google, intent: intent, loginHint: loginHint))
+    .request(
+      RequestID(requestId), .authorize(provider: .google, intent: intent, loginHint: loginHint))
   }
   static func signInWithIdp(requestId: Int, credential: IdPCredential, linkTo: String?)
     -> Effect
@@ -240,7 +241,8 @@ extension Effect {
   static func signUpWithPassword(
     requestId: Int, email: String, password: String, linkTo: String?
   ) -> Effect {
-    .request(RequestID(requestId), .signUpWithPassword(email: email, password: password, linkTo: linkTo))
+    .request(
+      RequestID(requestId), .signUpWithPassword(email: email, password: password, linkTo: linkTo))
   }
   static func sendPasswordReset(requestId: Int, email: String) -> Effect {
     .request(RequestID(requestId), .sendPasswordReset(email: email))

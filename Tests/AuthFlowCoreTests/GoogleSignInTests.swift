@@ -40,7 +40,8 @@ struct GoogleSignInTests {
     #expect(d.state == .anonymous(user: SignedInUser(session: Fixture.anonymous())))
   }
 
-  @Test("upgrade conflict (ask): the conflict stops in migrationRequired with the updated credential")
+  @Test(
+    "upgrade conflict (ask): the conflict stops in migrationRequired with the updated credential")
   func case2Ask() {
     var d = Driver.reach(.googleAuthenticatedUpgrade)
     let effects = d.answer(

@@ -84,7 +84,8 @@ struct FirebaseTests {
 
   @Test("Google: link an anonymous user, then the conflict comes back as an updated credential")
   func idpLinkAndConflict() async throws {
-    let google = IdPCredential.google(idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
+    let google = IdPCredential.google(
+      idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
     let first = try session(await api.signUpAnonymously())
     let linked = try session(await api.signInWithIdp(google, linkTo: first.idToken))
     #expect(linked.uid == first.uid && !linked.anonymous && linked.providers == ["google.com"])

@@ -120,7 +120,9 @@ struct GoogleOAuthTests {
   func timeout() async throws {
     let client = try await nanoidpClient(issuer: try Live.requireIssuer())
     let consent = LoopbackConsent(client: client, timeout: 1, openBrowser: { _ in })
-    guard case .providerFailed(let e) = await consent.authorize(provider: .google, intent: .signIn, loginHint: nil)
+    guard
+      case .providerFailed(let e) = await consent.authorize(
+        provider: .google, intent: .signIn, loginHint: nil)
     else {
       Issue.record("expected a failure")
       return

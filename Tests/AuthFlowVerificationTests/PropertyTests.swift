@@ -31,7 +31,8 @@ struct PropertyTests {
     #expect(summary.sequences == (config.only == nil ? config.sequences : 1))
     // The generator reaches every top-level state, not just the easy ones.
     if config.only == nil {
-      let missing = Set(Vocabulary.states).subtracting(["providerAuthenticated"]).subtracting(summary.statesSeen)
+      let missing = Set(Vocabulary.states).subtracting(["providerAuthenticated"]).subtracting(
+        summary.statesSeen)
       #expect(missing.isEmpty, "never reached: \(missing.sorted())")
     }
   }
