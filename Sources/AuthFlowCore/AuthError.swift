@@ -49,7 +49,7 @@ public enum ErrorKind: String, Hashable, Codable, Sendable, CaseIterable {
   public static func classify(_ code: String) -> ErrorKind {
     switch code {
     case "NETWORK", "TIMEOUT", "INTERNAL_ERROR", "UNEXPECTED_RESPONSE", "STORAGE_UNAVAILABLE",
-      "BACKEND_ERROR", "UNAVAILABLE":
+      "BACKEND_ERROR", "UNAVAILABLE", "RESPONSE_TOO_LARGE":
       return .transient
     case "TOO_MANY_ATTEMPTS_TRY_LATER", "RESET_PASSWORD_EXCEED_LIMIT", "QUOTA_EXCEEDED",
       "HTTP_429":

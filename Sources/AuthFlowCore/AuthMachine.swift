@@ -7,8 +7,8 @@
 /// small `phase`, so transitions edit the user in place instead of copying it in and out of
 /// enum cases; `state` joins the two into the view apps and scenario files read.
 public struct AuthMachine: Hashable, Sendable {
-  /// The configuration the machine acts on.
-  public var policy: Policy
+  /// The configuration the machine acts on, with every number in its documented range.
+  public private(set) var policy: Policy
   /// Who is signed in and where their token refresh stands; `nil` when nobody is.
   public internal(set) var user: SignedInUser?
   /// What the machine is doing on top of `user`.
@@ -18,7 +18,7 @@ public struct AuthMachine: Hashable, Sendable {
 
   /// A machine in `starting`, waiting for `appLaunched`.
   public init(policy: Policy = Policy()) {
-    self.policy = policy
+    self.policy = policy.sanitized
     self.user = nil
     self.phase = .starting
     self.nextRequestID = 1
@@ -53,6 +53,7 @@ public struct AuthMachine: Hashable, Sendable {
 
   /// Handles one event at `now`, appending the resulting effects to `effects` in order.
   public mutating func handle(_ event: Event, now: Instant, into effects: inout [Effect]) {
+    let now = now.clamped  // A caller's clock is input too.
     if case .intent(.idTokenRequested(let id, false)) = event, let token = idleToken(at: now) {
       // The hot path: the same answer `requestToken` gives, reading two fields of the user.
       effects.append(
@@ -61,7 +62,7 @@ public struct AuthMachine: Hashable, Sendable {
     }
     switch event {
     case .intent(let intent): handleIntent(intent, now: now, fx: &effects)
-    case .result(let id, let result): handleResult(id, result, now: now, fx: &effects)
+    case .result(let id, let result): handleResult(id, result.validated(now: now), now: now, fx: &effects)
     case .timerFired(let timer): handleTimer(timer, now: now, fx: &effects)
     case .persistFailed(let error):
       // The in-memory session is still right; the app decides whether to warn the user.
@@ -105,7 +106,7 @@ extension AuthMachine: Codable {
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    policy = try c.decode(Policy.self, forKey: .policy)
+    policy = try c.decode(Policy.self, forKey: .policy).sanitized
     (phase, user) = try c.decode(AuthState.self, forKey: .state).split
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
   }

@@ -24,8 +24,10 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case jsonRoundTrip
   /// A user is present exactly when the phase needs one.
   case userMatchesPhase
+  /// Every timer is scheduled at a valid instant no earlier than now.
+  case timersInFuture
 
-  /// The contract's number (the new layout's own invariant is 11).
+  /// The contract's number (11 and 12 were added with the core's v2 layout).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
 
   /// A short title.
@@ -42,6 +44,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .oneAnswerPerTokenRequest: "one deliverIDToken per idTokenRequested"
     case .jsonRoundTrip: "JSON round-trip"
     case .userMatchesPhase: "a user is present exactly when the phase needs one"
+    case .timersInFuture: "every timer is at a valid instant no earlier than now"
     }
   }
 
@@ -129,9 +132,12 @@ public enum Invariants {
 
   /// Every violation in one step.
   public static func check(
-    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect]
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], now: Instant
   ) -> [Violation] {
     var out: [Violation] = []
+    for case .scheduleTimer(let timer, let at) in effects where !at.isValid || at < now.clamped {
+      out.append(Violation(.timersInFuture, "\(timer.rawValue) scheduled at \(at), before now (\(now))"))
+    }
     let bs = before.user?.session
     let ase = after.user?.session
     let awaitedBefore = awaited(before)

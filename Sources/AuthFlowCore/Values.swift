@@ -16,8 +16,10 @@ public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConv
   }
 
   public static func < (a: Instant, b: Instant) -> Bool { a.seconds < b.seconds }
-  public static func + (a: Instant, b: Double) -> Instant { Instant(a.seconds + b) }
-  public static func - (a: Instant, b: Double) -> Instant { Instant(a.seconds - b) }
+  /// `a` moved by `b` seconds, saturating at `Instant.earliest` and `Instant.latest`.
+  public static func + (a: Instant, b: Double) -> Instant { Instant(a.seconds + b).clamped }
+  /// `a` moved back by `b` seconds, saturating like `+`.
+  public static func - (a: Instant, b: Double) -> Instant { Instant(a.seconds - b).clamped }
   public static func - (a: Instant, b: Instant) -> Double { a.seconds - b.seconds }
   public var description: String { "t=\(seconds)" }
 }

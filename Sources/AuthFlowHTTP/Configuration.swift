@@ -43,6 +43,11 @@ public struct AuthConfiguration: Sendable, Equatable {
   ) throws(AuthError) -> AuthConfiguration {
     var values: [String: String] = [:]
     if let path {
+      let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      guard size <= 1 << 20 else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION", message: "\(path): \(size) bytes is too large for a configuration")
+      }
       guard let data = FileManager.default.contents(atPath: path) else {
         throw AuthError(code: "INVALID_CONFIGURATION", message: "\(path): no such file")
       }
@@ -59,8 +64,22 @@ public struct AuthConfiguration: Sendable, Equatable {
       }
       for (k, v) in dict { if let s = v as? String { values[k] = s } }
     }
-    for (variable, key) in environmentKeys {
+    for (variable, key) in environmentKeys.sorted(by: { $0.key < $1.key }) {
       if let v = environment[variable], !v.isEmpty { values[key] = v }
+    }
+    for (key, value) in values.sorted(by: { $0.key < $1.key })
+    where value.count > 4096 || value.contains(where: { $0.isNewline || $0 == "\0" }) {
+      throw AuthError(
+        code: "INVALID_CONFIGURATION",
+        message: "\(key) is not a one-line value of at most 4096 characters")
+    }
+    if let issuer = values["ISSUER"] {
+      guard let url = URL(string: issuer), url.scheme == "https" || url.scheme == "http",
+        url.host != nil
+      else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION", message: "ISSUER is not an http(s) URL: \(issuer)")
+      }
     }
     let missing = ["API_KEY", "CLIENT_ID"].filter { (values[$0] ?? "").isEmpty }
     guard missing.isEmpty else {
@@ -72,7 +91,8 @@ public struct AuthConfiguration: Sendable, Equatable {
           .joined(separator: " / "))
     }
     return AuthConfiguration(
-      apiKey: values["API_KEY"]!, projectID: values["PROJECT_ID"], clientID: values["CLIENT_ID"]!,
+      apiKey: values["API_KEY"] ?? "", projectID: values["PROJECT_ID"],
+      clientID: values["CLIENT_ID"] ?? "",
       reversedClientID: values["REVERSED_CLIENT_ID"], clientSecret: values["CLIENT_SECRET"],
       issuer: values["ISSUER"] ?? "https://accounts.google.com")
   }

@@ -90,8 +90,8 @@ public struct DeviceConsent: ProviderConsent {
   public init(
     client: GoogleClient,
     present: @escaping @Sendable (String, String) async -> Void,
-    sleep: @escaping @Sendable (Double) async -> Void = {
-      try? await Task.sleep(nanoseconds: UInt64($0 * 1e9))
+    sleep: @escaping @Sendable (Double) async -> Void = { seconds in
+      try? await Task.sleep(nanoseconds: Instant(0).nanoseconds(until: Instant(seconds)))
     }
   ) {
     self.client = client
@@ -119,8 +119,9 @@ public struct DeviceConsent: ProviderConsent {
       return .providerFailed(
         error: AuthError(code: "UNEXPECTED_RESPONSE", message: "device authorization failed"))
     }
-    var interval = (json["interval"] as? NSNumber)?.doubleValue ?? 5
-    let expires = (json["expires_in"] as? NSNumber)?.doubleValue ?? 1800
+    // The server's numbers are input: a poll every 1 to 60 s, for at most 30 minutes.
+    var interval = min(max(FirebaseAPI.seconds(json["interval"]) ?? 5, 1), 60)
+    let expires = min(max(FirebaseAPI.seconds(json["expires_in"]) ?? 1800, 1), 1800)
     await present(userCode, verification)
     var waited = 0.0
     while waited < expires {
@@ -136,7 +137,7 @@ public struct DeviceConsent: ProviderConsent {
         case .failure(let e): return .providerFailed(error: e)
         }
       case .failure(let e) where e.code == "authorization_pending": continue
-      case .failure(let e) where e.code == "slow_down": interval += 5
+      case .failure(let e) where e.code == "slow_down": interval = min(interval + 5, 60)
       case .failure(let e) where e.code == "access_denied": return .providerCancelled
       case .failure(let e): return .providerFailed(error: e)
       }

@@ -7,6 +7,16 @@ public struct FirebaseEndpoints: Sendable, Equatable {
   public var identityToolkit: URL
   /// Secure Token base, ending in `/v1` (`/token` is appended).
   public var secureToken: URL
+  /// Why these endpoints cannot be used (a malformed emulator host); every call then fails with
+  /// `INVALID_CONFIGURATION` and this text, instead of going anywhere unexpected.
+  public var problem: String?
+
+  /// Endpoints at these bases.
+  public init(identityToolkit: URL, secureToken: URL, problem: String? = nil) {
+    self.identityToolkit = identityToolkit
+    self.secureToken = secureToken
+    self.problem = problem
+  }
 
   /// Google's production endpoints.
   public static let production = FirebaseEndpoints(
@@ -14,11 +24,20 @@ public struct FirebaseEndpoints: Sendable, Equatable {
     secureToken: URL(string: "https://securetoken.googleapis.com/v1")!)
 
   /// The Auth emulator's layout at `host:port` (the production host becomes the first path
-  /// segment), as `FIREBASE_AUTH_EMULATOR_HOST` selects it.
+  /// segment), as `FIREBASE_AUTH_EMULATOR_HOST` selects it. A value that is not `host:port`
+  /// gives endpoints that refuse every call and say why.
   public static func emulator(_ hostPort: String) -> FirebaseEndpoints {
-    FirebaseEndpoints(
-      identityToolkit: URL(string: "http://\(hostPort)/identitytoolkit.googleapis.com/v1")!,
-      secureToken: URL(string: "http://\(hostPort)/securetoken.googleapis.com/v1")!)
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+    guard !hostPort.isEmpty, hostPort.count <= 255, hostPort.allSatisfy(allowed.contains),
+      let it = URL(string: "http://\(hostPort)/identitytoolkit.googleapis.com/v1"),
+      let st = URL(string: "http://\(hostPort)/securetoken.googleapis.com/v1"), it.host != nil
+    else {
+      return FirebaseEndpoints(
+        identityToolkit: URL(string: "http://invalid.invalid/v1")!,
+        secureToken: URL(string: "http://invalid.invalid/v1")!,
+        problem: "FIREBASE_AUTH_EMULATOR_HOST is not host:port: \"\(hostPort.prefix(80))\"")
+    }
+    return FirebaseEndpoints(identityToolkit: it, secureToken: st)
   }
 
   /// The emulator when `FIREBASE_AUTH_EMULATOR_HOST` is set, else production.
@@ -146,7 +165,7 @@ public struct FirebaseAPI: Sendable {
         return .requestFailed(
           error: AuthError(
             code: "UNEXPECTED_RESPONSE",
-            message: "token response lacks id_token, refresh_token or expires_in"))
+            message: "token response lacks id_token, refresh_token or a usable expires_in"))
       }
       return .tokenRefreshed(idToken: idToken, refreshToken: newRefresh, expiresIn: expiresIn)
     }
@@ -164,10 +183,18 @@ public struct FirebaseAPI: Sendable {
   }
 
   func send(url: URL, body: Data, contentType: String) async -> Result<[String: Any], AuthError> {
-    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+    if let problem = endpoints.problem {
+      return .failure(AuthError(code: "INVALID_CONFIGURATION", message: problem))
+    }
+    guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+      return .failure(AuthError(code: "INVALID_CONFIGURATION", message: "bad endpoint \(url)"))
+    }
     components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
+    guard let withKey = components.url else {
+      return .failure(AuthError(code: "INVALID_CONFIGURATION", message: "the API key makes a bad URL"))
+    }
     let request = HTTPRequest(
-      method: "POST", url: components.url!, headers: ["Content-Type": contentType], body: body,
+      method: "POST", url: withKey, headers: ["Content-Type": contentType], body: body,
       timeout: timeout)
     switch await transport.send(request) {
     case .failure(let e): return .failure(e)
@@ -190,7 +217,7 @@ public struct FirebaseAPI: Sendable {
         return .requestFailed(
           error: AuthError(
             code: "UNEXPECTED_RESPONSE",
-            message: "sign-in response lacks localId, tokens or expiresIn"))
+            message: "sign-in response lacks localId, tokens or a usable expiresIn"))
       }
       let claims = JWTClaims(idToken)
       let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
@@ -204,10 +231,18 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
-  /// `"3600"` or `3600`.
+  /// `"3600"` or `3600`, when it is a lifetime the machine accepts (0 to 100 years); anything
+  /// else (a huge, negative or non-finite number, text that is not a number) is `nil`, which the
+  /// callers turn into `UNEXPECTED_RESPONSE`.
   static func seconds(_ value: Any?) -> Double? {
-    if let s = value as? String { return Double(s) }
-    return (value as? NSNumber)?.doubleValue
+    let n: Double?
+    if let s = value as? String {
+      n = s.count <= 32 ? Double(s.trimmingCharacters(in: .whitespaces)) : nil
+    } else {
+      n = (value as? NSNumber)?.doubleValue
+    }
+    guard let n, Instant.isValidDuration(n) else { return nil }
+    return n
   }
 }
 

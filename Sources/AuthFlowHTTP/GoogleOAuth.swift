@@ -95,10 +95,13 @@ public struct GoogleClient: Sendable {
     ]
     if let loginHint { items.append(("login_hint", loginHint)) }
     items += extra
-    var c = URLComponents(url: provider.authorizationEndpoint, resolvingAgainstBaseURL: false)!
+    // The endpoint came from configuration or discovery: a URL that will not take a query is
+    // left as it is, and the provider then refuses the request with its own error.
+    guard var c = URLComponents(url: provider.authorizationEndpoint, resolvingAgainstBaseURL: false)
+    else { return provider.authorizationEndpoint }
     let existing = c.percentEncodedQuery.map { $0 + "&" } ?? ""
     c.percentEncodedQuery = existing + FormEncoding.encode(items)
-    return c.url!
+    return c.url ?? provider.authorizationEndpoint
   }
 
   /// POSTs a form to the token endpoint; OAuth errors come back as `AuthError(code: error)`.

@@ -38,7 +38,7 @@ public final class LoopbackReceiver: @unchecked Sendable {
         bind(s, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard bound == 0, listen(s, 4) == 0 else {
+    guard bound == 0, listen(s, 64) == 0 else {
       close(s)
       throw AuthError(code: "LOOPBACK_UNAVAILABLE", message: "cannot listen on 127.0.0.1")
     }
@@ -52,8 +52,18 @@ public final class LoopbackReceiver: @unchecked Sendable {
 
   deinit { close(fd) }
 
+  /// The longest a client may take to send its request line and headers, in seconds.
+  static let clientDeadline = 2.0
+  /// The most bytes of request line and headers read from one client.
+  static let maximumRequestSize = 16_384
+  /// The most clients served at once; further connections are closed at once.
+  static let maximumClients = 32
+
   /// Waits for the redirect and returns its query parameters; TIMEOUT when none arrives in time.
-  /// Requests for other paths (a browser's favicon) get a 404 and do not end the wait.
+  /// Requests for other paths (a browser's favicon) get a 404, other methods a 405, malformed or
+  /// oversized requests a 400 or 431, and none of them ends the wait. Clients are served side by
+  /// side, each for at most `clientDeadline` seconds, so slow, silent or many connections cannot
+  /// keep the real redirect out.
   public func waitForRedirect(timeout: Double) async -> Result<[String: String], AuthError> {
     await withCheckedContinuation { continuation in
       DispatchQueue.global().async {
@@ -62,53 +72,108 @@ public final class LoopbackReceiver: @unchecked Sendable {
     }
   }
 
+  /// A client connection being read.
+  private struct Client {
+    var fd: Int32
+    var data: [UInt8] = []
+    var deadline: Date
+  }
+
   private func serve(timeout: Double) -> Result<[String: String], AuthError> {
-    let deadline = Date().addingTimeInterval(timeout)
+    let seconds = timeout.isNaN ? 300 : min(max(timeout, 0), 86_400)
+    let deadline = Date().addingTimeInterval(seconds)
+    var clients: [Client] = []
+    defer { for c in clients { close(c.fd) } }
+    var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else {
-        return .failure(AuthError(code: "TIMEOUT", message: "no redirect within \(Int(timeout)) s"))
+        return .failure(
+          AuthError(code: "TIMEOUT", message: "no redirect within \(Int(seconds.rounded())) s"))
       }
-      var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&p, 1, Int32(min(remaining, 1) * 1000)) > 0 else { continue }
-      let client = accept(fd, nil, nil)
-      guard client >= 0 else { continue }
-      defer { close(client) }
-      guard let target = readRequestTarget(client, deadline: deadline) else { continue }
-      let (requestPath, query) = split(target)
-      guard requestPath == path else {
-        respond(client, status: "404 Not Found", body: "Not found")
-        continue
+      var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
+      fds += clients.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+      let wait = Int32(min(remaining, 0.25) * 1000)
+      guard poll(&fds, nfds_t(fds.count), wait) >= 0 else { continue }
+      // New connections.
+      if fds[0].revents & Int16(POLLIN) != 0 {
+        let client = accept(fd, nil, nil)
+        if client >= 0 {
+          if clients.count >= Self.maximumClients {
+            close(client)
+          } else {
+            clients.append(Client(fd: client, deadline: Date().addingTimeInterval(Self.clientDeadline)))
+          }
+        }
       }
-      let params = FormEncoding.decode(query)
-      let ok = params["error"] == nil
-      respond(
-        client, status: "200 OK",
-        body: ok
-          ? "Signed in. You can close this tab and return to the app."
-          : "Sign-in was not completed (\(params["error"]!)). You can close this tab.")
-      return .success(params)
+      // Readable clients (indices shifted by the listening socket).
+      var finished: [Int] = []
+      for (i, p) in fds.enumerated().dropFirst() where p.revents != 0 {
+        let k = i - 1
+        let n = read(clients[k].fd, &buffer, buffer.count)
+        guard n > 0 else {
+          finished.append(k)
+          continue
+        }
+        clients[k].data += buffer[0..<n]
+        switch parse(clients[k].data) {
+        case .incomplete:
+          if clients[k].data.count >= Self.maximumRequestSize {
+            respond(clients[k].fd, status: "431 Request Header Fields Too Large", body: "Too large")
+            finished.append(k)
+          }
+        case .bad(let status):
+          respond(clients[k].fd, status: status, body: "Bad request")
+          finished.append(k)
+        case .get(let target):
+          let (requestPath, query) = split(target)
+          guard requestPath == path else {
+            respond(clients[k].fd, status: "404 Not Found", body: "Not found")
+            finished.append(k)
+            continue
+          }
+          let params = FormEncoding.decode(query)
+          respond(
+            clients[k].fd, status: "200 OK",
+            body: params["error"] == nil
+              ? "Signed in. You can close this tab and return to the app."
+              : "Sign-in was not completed. You can close this tab.")
+          return .success(params)
+        }
+      }
+      // Clients that took too long.
+      let now = Date()
+      for (k, c) in clients.enumerated() where c.deadline < now && !finished.contains(k) {
+        finished.append(k)
+      }
+      for k in finished.sorted(by: >) {
+        close(clients[k].fd)
+        clients.remove(at: k)
+      }
     }
   }
 
-  /// Reads up to the end of the headers and returns the request target of a GET.
-  private func readRequestTarget(_ client: Int32, deadline: Date) -> String? {
-    var data = [UInt8]()
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while data.count < 16_384 {
-      var p = pollfd(fd: client, events: Int16(POLLIN), revents: 0)
-      let wait = Int32(max(0, min(deadline.timeIntervalSinceNow, 5)) * 1000)
-      guard poll(&p, 1, wait) > 0 else { return nil }
-      let n = read(client, &buffer, buffer.count)
-      guard n > 0 else { return nil }
-      data += buffer[0..<n]
-      if let text = String(bytes: data, encoding: .utf8), text.contains("\r\n\r\n") {
-        let line = text.prefix { $0 != "\r" }.split(separator: " ")
-        guard line.count >= 2, line[0] == "GET" else { return nil }
-        return String(line[1])
-      }
+  private enum Parsed {
+    case incomplete
+    case bad(status: String)
+    case get(target: String)
+  }
+
+  /// The request line of a complete request head, or why it cannot be served.
+  private func parse(_ data: [UInt8]) -> Parsed {
+    let end: [UInt8] = [13, 10, 13, 10]
+    guard data.count >= 4,
+      (0...(data.count - 4)).contains(where: { data[$0..<($0 + 4)].elementsEqual(end) })
+    else { return .incomplete }
+    guard let lineEnd = data.firstIndex(of: 13),
+      let line = String(bytes: data[..<lineEnd], encoding: .utf8)
+    else { return .bad(status: "400 Bad Request") }
+    let parts = line.split(separator: " ", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[2].hasPrefix("HTTP/"), parts[1].hasPrefix("/") else {
+      return .bad(status: "400 Bad Request")
     }
-    return nil
+    guard parts[0] == "GET" else { return .bad(status: "405 Method Not Allowed") }
+    return .get(target: String(parts[1]))
   }
 
   private func split(_ target: String) -> (String, String) {
@@ -123,6 +188,14 @@ public final class LoopbackReceiver: @unchecked Sendable {
     let response =
       "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\n"
       + "Content-Length: \(html.utf8.count)\r\nConnection: close\r\n\r\n" + html
-    _ = Array(response.utf8).withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+    // A client that has gone away must not kill the process with SIGPIPE.
+    #if canImport(Glibc)
+      let flags = Int32(MSG_NOSIGNAL)
+    #else
+      var on: Int32 = 1
+      setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+      let flags: Int32 = 0
+    #endif
+    _ = Array(response.utf8).withUnsafeBytes { send(client, $0.baseAddress, $0.count, flags) }
   }
 }

@@ -50,11 +50,33 @@ public protocol HTTPTransport: Sendable {
   func send(_ request: HTTPRequest) async -> Result<HTTPResponse, AuthError>
 }
 
-/// `URLSession` (FoundationNetworking on Linux), ephemeral, never following redirects.
-public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskDelegate,
+/// `URLSession` (FoundationNetworking on Linux), ephemeral, never following redirects. A
+/// response body larger than `maximumBodySize` is cut off (`RESPONSE_TOO_LARGE`, transient):
+/// a hostile or broken server cannot make the app hold gigabytes.
+public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataDelegate,
   @unchecked Sendable
 {
+  /// The largest response body accepted, in bytes (Firebase and OAuth answers are a few KB).
+  public static let maximumBodySize = 1 << 20
+  /// The longest timeout a request may ask for, in seconds.
+  static let longestTimeout = 600.0
+
   private var session: URLSession!
+  private let lock = NSLock()
+  private var inFlight: [Int: Exchange] = [:]
+
+  /// One request's state while it runs.
+  private final class Exchange {
+    let continuation: CheckedContinuation<Result<HTTPResponse, AuthError>, Never>
+    var response: HTTPURLResponse?
+    var body = Data()
+    var tooLarge = false
+    var timedOut = false
+
+    init(_ continuation: CheckedContinuation<Result<HTTPResponse, AuthError>, Never>) {
+      self.continuation = continuation
+    }
+  }
 
   public override init() {
     super.init()
@@ -65,43 +87,79 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
   }
 
   public func send(_ request: HTTPRequest) async -> Result<HTTPResponse, AuthError> {
-    var r = URLRequest(url: request.url, timeoutInterval: request.timeout)
+    let timeout = request.timeout.isNaN ? 15 : min(max(request.timeout, 0.001), Self.longestTimeout)
+    var r = URLRequest(url: request.url, timeoutInterval: timeout)
     r.httpMethod = request.method
     r.httpBody = request.body
     for (k, v) in request.headers { r.setValue(v, forHTTPHeaderField: k) }
-    let timedOut = TimeoutFlag()
     return await withCheckedContinuation { continuation in
-      let task = session.dataTask(with: r) { data, response, error in
-        if let error = error as? URLError {
-          let code = error.code == .timedOut || timedOut.isSet ? "TIMEOUT" : "NETWORK"
-          continuation.resume(
-            returning: .failure(AuthError(code: code, message: error.localizedDescription)))
-          return
-        }
-        if let error {
-          continuation.resume(returning: .failure(AuthError(code: "NETWORK", message: "\(error)")))
-          return
-        }
-        guard let http = response as? HTTPURLResponse else {
-          continuation.resume(
-            returning: .failure(AuthError(code: "NETWORK", message: "no HTTP response")))
-          return
-        }
-        var headers: [String: String] = [:]
-        for (k, v) in http.allHeaderFields {
-          if let k = k as? String, let v = v as? String { headers[k] = v }
-        }
-        continuation.resume(
-          returning: .success(
-            HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data())))
-      }
+      let task = session.dataTask(with: r)
+      lock.withLock { inFlight[task.taskIdentifier] = Exchange(continuation) }
       task.resume()
       // URLSession on Linux does not always honour a request's timeout: enforce it here.
-      DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) {
-        timedOut.set()
+      DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
+        self?.lock.withLock { self?.inFlight[task.taskIdentifier]?.timedOut = true }
         task.cancel()
       }
     }
+  }
+
+  private func exchange(_ task: URLSessionTask) -> Exchange? {
+    lock.withLock { inFlight[task.taskIdentifier] }
+  }
+
+  public func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let e = exchange(dataTask) else { return completionHandler(.cancel) }
+    lock.withLock {
+      e.response = response as? HTTPURLResponse
+      if response.expectedContentLength > Int64(Self.maximumBodySize) { e.tooLarge = true }
+    }
+    completionHandler(e.tooLarge ? .cancel : .allow)
+  }
+
+  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    guard let e = exchange(dataTask) else { return }
+    let cancel: Bool = lock.withLock {
+      if e.body.count + data.count > Self.maximumBodySize {
+        e.tooLarge = true
+        return true
+      }
+      e.body.append(data)
+      return false
+    }
+    if cancel { dataTask.cancel() }
+  }
+
+  public func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    guard let e = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else { return }
+    if e.tooLarge {
+      return e.continuation.resume(
+        returning: .failure(
+          AuthError(
+            code: "RESPONSE_TOO_LARGE",
+            message: "the response is larger than \(Self.maximumBodySize) bytes")))
+    }
+    if let error {
+      let timedOut = e.timedOut || (error as? URLError)?.code == .timedOut
+      return e.continuation.resume(
+        returning: .failure(
+          AuthError(code: timedOut ? "TIMEOUT" : "NETWORK", message: error.localizedDescription)))
+    }
+    guard let http = e.response else {
+      return e.continuation.resume(
+        returning: .failure(AuthError(code: "NETWORK", message: "no HTTP response")))
+    }
+    var headers: [String: String] = [:]
+    for (k, v) in http.allHeaderFields {
+      if let k = k as? String, let v = v as? String { headers[k] = v }
+    }
+    e.continuation.resume(
+      returning: .success(HTTPResponse(status: http.statusCode, headers: headers, body: e.body)))
   }
 
   public func urlSession(
@@ -111,14 +169,6 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionTaskD
   ) {
     completionHandler(nil)
   }
-}
-
-/// Set once, read from any thread.
-final class TimeoutFlag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  func set() { lock.withLock { value = true } }
-  var isSet: Bool { lock.withLock { value } }
 }
 
 /// Form encoding (application/x-www-form-urlencoded) with every reserved character escaped.

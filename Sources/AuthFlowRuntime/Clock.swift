@@ -17,8 +17,10 @@ public struct SystemClock: AuthClock {
   public func now() -> Instant { Instant(Date().timeIntervalSince1970) }
 
   public func sleep(until deadline: Instant) async throws {
-    let seconds = deadline - now()
-    if seconds > 0 { try await Task.sleep(nanoseconds: UInt64(seconds * 1e9)) }
+    // Saturating: a deadline in year 9999 (or not a number) never traps; a timer that wakes
+    // before its moment is re-armed by the machine.
+    let nanoseconds = now().nanoseconds(until: deadline)
+    if nanoseconds > 0 { try await Task.sleep(nanoseconds: nanoseconds) }
   }
 }
 

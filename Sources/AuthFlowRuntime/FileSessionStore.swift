@@ -19,30 +19,22 @@ public struct FileSessionStore: SessionStore {
   public init(path: String) { self.path = path }
 
   public func load() async throws -> Session? {
+    var info = stat()
+    if stat(path, &info) != 0 {
+      if errno == ENOENT { return nil }
+      throw SessionStoreError.unavailable("\(path) cannot be read: \(String(cString: strerror(errno)))")
+    }
+    guard Int(info.st_size) <= StoredSession.maximumSize else {
+      throw SessionStoreError.corrupt("\(path) is \(info.st_size) bytes, too large to be a stored session")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
-      if FileManager.default.fileExists(atPath: path) {
-        throw SessionStoreError.unavailable("\(path) exists but cannot be read")
-      }
-      return nil
+      throw SessionStoreError.unavailable("\(path) exists but cannot be read")
     }
-    let stored: StoredSession
-    do {
-      stored = try JSONDecoder().decode(StoredSession.self, from: data)
-    } catch {
-      throw SessionStoreError.corrupt("\(path) is not a stored session (\(data.count) bytes)")
-    }
-    guard stored.version == StoredSession.currentVersion else {
-      throw SessionStoreError.corrupt("\(path) has format version \(stored.version); expected 1")
-    }
-    return stored.session
+    return try StoredSession.decode(data, source: path)
   }
 
   public func save(_ session: Session) async throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let data = try encoder.encode(
-      StoredSession(version: StoredSession.currentVersion, session: session))
-    try Self.writeAtomically(data, to: path)
+    try Self.writeAtomically(try StoredSession.encode(session), to: path)
   }
 
   public func clear() async throws {

@@ -33,11 +33,10 @@
       let status = SecItemCopyMatching(q as CFDictionary, &item)
       switch status {
       case errSecSuccess:
-        guard let data = item as? Data,
-          let stored = try? JSONDecoder().decode(StoredSession.self, from: data),
-          stored.version == StoredSession.currentVersion
-        else { throw SessionStoreError.corrupt("the keychain item is not a stored session") }
-        return stored.session
+        guard let data = item as? Data else {
+          throw SessionStoreError.corrupt("the keychain item is not data")
+        }
+        return try StoredSession.decode(data, source: "the keychain item")
       case errSecItemNotFound:
         return nil
       case errSecInteractionNotAllowed:
@@ -48,8 +47,7 @@
     }
 
     public func save(_ session: Session) async throws {
-      let data = try JSONEncoder().encode(
-        StoredSession(version: StoredSession.currentVersion, session: session))
+      let data = try StoredSession.encode(session)
       let attributes: [String: Any] = [
         kSecValueData as String: data,
         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,

@@ -57,4 +57,38 @@ struct StoredSession: Codable {
   var version: Int
   var session: Session
   static let currentVersion = 1
+  /// More than this is not a session (one is well under 10 KB): refused before it is parsed.
+  static let maximumSize = 1 << 20
+
+  /// The stored bytes as data to write.
+  static func encode(_ session: Session) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(StoredSession(version: currentVersion, session: session))
+  }
+
+  /// The session in `data`, or `corrupt` naming `source` and what is wrong: bytes that are not
+  /// a stored session, another format version, empty identifiers, or times the machine cannot
+  /// use (a corrupt or forged expiry must not reach the clock).
+  static func decode(_ data: Data, source: String, now: Instant = Instant(Date().timeIntervalSince1970))
+    throws(SessionStoreError) -> Session
+  {
+    guard data.count <= maximumSize else {
+      throw .corrupt("\(source) is \(data.count) bytes, too large to be a stored session")
+    }
+    guard let stored = try? JSONDecoder().decode(StoredSession.self, from: data) else {
+      throw .corrupt("\(source) is not a stored session (\(data.count) bytes)")
+    }
+    guard stored.version == currentVersion else {
+      throw .corrupt("\(source) has format version \(stored.version); expected \(currentVersion)")
+    }
+    let s = stored.session
+    guard !s.uid.isEmpty, !s.idToken.isEmpty, !s.refreshToken.isEmpty else {
+      throw .corrupt("\(source) has an empty uid or token")
+    }
+    guard s.hasValidTimes(at: now.clamped) else {
+      throw .corrupt("\(source) has an expiry out of range (\(s.expiresAt.seconds))")
+    }
+    return s
+  }
 }

@@ -68,14 +68,24 @@ struct JSONReader {
     return try string(value, path)
   }
 
-  func number(_ value: JSONValue?, _ path: String, min: Double? = nil) throws -> Double {
+  func number(_ value: JSONValue?, _ path: String, min: Double? = nil, max: Double? = nil)
+    throws -> Double
+  {
     guard case .number(let n)? = value else {
       throw fail(path, "expected a number, found \(value?.typeName ?? "nothing")")
     }
     if let min, n < min {
       throw fail(path, "expected a number ≥ \(JSONValue.format(min)), found \(JSONValue.format(n))")
     }
+    if let max, n > max {
+      throw fail(path, "expected a number ≤ \(JSONValue.format(max)), found \(JSONValue.format(n))")
+    }
     return n
+  }
+
+  /// Seconds of a duration: 0 to 100 years (`Instant.longestDuration`).
+  func duration(_ value: JSONValue?, _ path: String, min: Double = 0) throws -> Double {
+    try number(value, path, min: min, max: Instant.longestDuration)
   }
 
   func integer(_ value: JSONValue?, _ path: String) throws -> Int {
@@ -116,11 +126,22 @@ struct JSONReader {
     return e
   }
 
+  /// An instant: ISO 8601 text (or seconds since 1970) between 1970 and the end of 9999.
   func time(_ value: JSONValue?, _ path: String) throws -> Instant {
-    if case .number(let n)? = value { return Instant(n) }
-    let s = try string(value, path)
-    guard let t = ISOTime.parse(s) else {
-      throw fail(path, "expected an ISO 8601 time such as \"2026-01-01T09:00:00Z\", found \"\(s)\"")
+    let t: Instant
+    if case .number(let n)? = value {
+      t = Instant(n)
+    } else {
+      let s = try string(value, path)
+      guard let parsed = ISOTime.parse(s) else {
+        throw fail(
+          path, "expected an ISO 8601 time such as \"2026-01-01T09:00:00Z\" (a real date), found \"\(s)\"")
+      }
+      t = parsed
+    }
+    guard t.isValid else {
+      throw fail(
+        path, "expected a time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, found \(JSONValue.format(t.seconds)) s")
     }
     return t
   }

@@ -87,7 +87,7 @@ extension JSONReader {
         .tokenRefreshed(
           idToken: try string(f["idToken"], join(p, "idToken")),
           refreshToken: try string(f["refreshToken"], join(p, "refreshToken")),
-          expiresIn: try number(f["expiresIn"], join(p, "expiresIn"), min: 0)))
+          expiresIn: try duration(f["expiresIn"], join(p, "expiresIn"))))
     case .accountDeleted: return ResultTemplate(.accountDeleted)
     case .passwordResetSent: return ResultTemplate(.passwordResetSent)
     }
@@ -102,7 +102,7 @@ extension JSONReader {
     let expiry: Instant
     switch (f["expiresIn"], f["expiresAt"]) {
     case (let seconds?, nil):
-      (expiry, relative) = (Instant(try number(seconds, join(p, "expiresIn"), min: 0)), true)
+      (expiry, relative) = (Instant(try duration(seconds, join(p, "expiresIn"))), true)
     case (nil, let at?):
       (expiry, relative) = (try time(at, join(p, "expiresAt")), false)
     case (nil, nil):

@@ -56,14 +56,14 @@ extension JSONReader {
         policy.migration = try enumValue(m, "config.migration", MigrationPolicy.self)
       }
       if let v = c["refreshMargin"] {
-        policy.refreshMargin = try number(v, "config.refreshMargin", min: 0)
+        policy.refreshMargin = try duration(v, "config.refreshMargin")
       }
       if let v = c["backoffBase"] {
-        policy.backoffBase = try number(v, "config.backoffBase", min: 1)
+        policy.backoffBase = try duration(v, "config.backoffBase", min: 1)
       }
-      if let v = c["backoffCap"] { policy.backoffCap = try number(v, "config.backoffCap", min: 1) }
+      if let v = c["backoffCap"] { policy.backoffCap = try duration(v, "config.backoffCap", min: 1) }
       if let v = c["throttledDelay"] {
-        policy.throttledDelay = try number(v, "config.throttledDelay", min: 0)
+        policy.throttledDelay = try duration(v, "config.throttledDelay")
       }
     }
     var script: [String: [ScriptEntry]] = [:]
@@ -137,7 +137,7 @@ extension JSONReader {
     case "fire":
       action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
     default:
-      action = .advance(seconds: try number(f["advance"], join(p, "advance"), min: 0))
+      action = .advance(seconds: try duration(f["advance"], join(p, "advance")))
     }
     let expect = try f["expect"].map { try expectation($0, join(p, "expect")) }
     return Step(action, expect: expect)
@@ -206,7 +206,7 @@ extension JSONReader {
         } else {
           _ = try object(value, fp, allowed: ["uid", "idToken", "dataMoved"])
         }
-      case "expiresIn": _ = try number(value, fp)
+      case "expiresIn": _ = try number(value, fp, min: -Instant.longestDuration, max: Instant.longestDuration)
       case "expiresAt": _ = try time(value, fp)
       default: _ = try string(value, fp)
       }

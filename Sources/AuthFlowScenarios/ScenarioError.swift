@@ -133,13 +133,19 @@ enum ISOTime {
       return nil
     }
     guard i == c.count else { return nil }
+    // 30 February and 31 April are not dates: a file that says so is wrong, not "2 March".
     let days = daysFromCivil(year, month, day)
+    guard civilFromDays(days) == (year, month, day) else { return nil }
     let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
     return Instant(Double(seconds) + fraction)
   }
 
   /// Formats an instant as `2026-01-01T09:00:00Z` (with milliseconds when not whole).
   static func format(_ instant: Instant) -> String {
+    // Total: anything outside the years 1 to 9999 (or not a number) is shown as its seconds.
+    guard instant.seconds.isFinite, abs(instant.seconds) <= Instant.latest.seconds else {
+      return "\(instant.seconds) s since 1970"
+    }
     let total = instant.seconds.rounded(.down)
     var millis = Int(((instant.seconds - total) * 1000).rounded())
     var whole = Int(total)

@@ -205,7 +205,7 @@ public struct ScenarioRunner {
       if to != from { stepPath.append(to) }
       if checkInvariants {
         invariantProblems += Invariants.check(
-          before: before, event: event, after: machine, effects: effects
+          before: before, event: event, after: machine, effects: effects, now: now
         ).map { "\($0) (at \(Render.event(event, redactor)) in \(from))" }
       }
       transitions.append(

@@ -89,7 +89,7 @@ public struct World: Sendable {
       machine.handle(event, now: now, into: &effects)
     }
     var violations = Invariants.check(
-      before: before, event: event, after: machine, effects: effects)
+      before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
     record?(Step(before: before, event: event, after: machine, effects: effects, at: now))
     for effect in effects {
