@@ -85,7 +85,14 @@ struct JSONReader {
 
   /// Seconds of a duration: 0 to 100 years (`Instant.longestDuration`).
   func duration(_ value: JSONValue?, _ path: String, min: Double = 0) throws -> Double {
-    try number(value, path, min: min, max: Instant.longestDuration)
+    let n = try number(value, path)
+    guard n >= min, n <= Instant.longestDuration else {
+      throw fail(
+        path,
+        "expected seconds from \(JSONValue.format(min)) to \(JSONValue.format(Instant.longestDuration))"
+          + " (100 years), found \(JSONValue.format(n))")
+    }
+    return n
   }
 
   func integer(_ value: JSONValue?, _ path: String) throws -> Int {
