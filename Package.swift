@@ -58,6 +58,12 @@ let package = Package(
       name: "AuthFlowVerificationTests",
       dependencies: ["AuthFlowVerification", "AuthFlowCore", "AuthFlowScenarios", "FlowRunKit"]
     ),
+    // Seeded fuzzers, one per input boundary (Docs/Reliability.md).
+    .testTarget(
+      name: "AuthFlowFuzzTests",
+      dependencies: [
+        "AuthFlowCore", "AuthFlowScenarios", "AuthFlowVerification", "AuthFlowHTTP", "AuthFlowRuntime",
+      ]),
     .testTarget(
       name: "AuthFlowScenariosTests",
       dependencies: ["AuthFlowScenarios", "AuthFlowCore", "FlowRunKit"],
