@@ -62,7 +62,8 @@ let package = Package(
     .testTarget(
       name: "AuthFlowFuzzTests",
       dependencies: [
-        "AuthFlowCore", "AuthFlowScenarios", "AuthFlowVerification", "AuthFlowHTTP", "AuthFlowRuntime",
+        "AuthFlowCore", "AuthFlowScenarios", "AuthFlowVerification", "AuthFlowHTTP",
+        "AuthFlowRuntime",
       ]),
     .testTarget(
       name: "AuthFlowScenariosTests",

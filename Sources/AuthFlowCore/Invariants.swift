@@ -136,7 +136,8 @@ public enum Invariants {
   ) -> [Violation] {
     var out: [Violation] = []
     for case .scheduleTimer(let timer, let at) in effects where !at.isValid || at < now.clamped {
-      out.append(Violation(.timersInFuture, "\(timer.rawValue) scheduled at \(at), before now (\(now))"))
+      out.append(
+        Violation(.timersInFuture, "\(timer.rawValue) scheduled at \(at), before now (\(now))"))
     }
     let bs = before.user?.session
     let ase = after.user?.session

@@ -97,7 +97,8 @@ final class TextNode {
       return "[" + children.map { $0.node.text(key: key) }.joined(separator: ",") + "]"
     case .keyed:
       let sorted = children.sorted { $0.key < $1.key }
-      return "{" + sorted.map { "\"\($0.key)\":" + $0.node.text(key: $0.key) }
+      return "{"
+        + sorted.map { "\"\($0.key)\":" + $0.node.text(key: $0.key) }
         .joined(separator: ",") + "}"
     }
   }
@@ -132,7 +133,11 @@ private func quoted(_ s: String) -> String {
     case "\\": out += "\\\\"
     case "\n": out += "\\n"
     default:
-      if c.value < 0x20 { out += "\\u" + String(c.value, radix: 16) } else { out.unicodeScalars.append(c) }
+      if c.value < 0x20 {
+        out += "\\u" + String(c.value, radix: 16)
+      } else {
+        out.unicodeScalars.append(c)
+      }
     }
   }
   return out + "\""
@@ -162,7 +167,9 @@ private struct SingleText: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt16) throws { set(value.description) }
   mutating func encode(_ value: UInt32) throws { set(value.description) }
   mutating func encode(_ value: UInt64) throws { set(value.description) }
-  mutating func encode<T: Encodable>(_ value: T) throws { try value.encode(to: TextEncoder(node: node)) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    try value.encode(to: TextEncoder(node: node))
+  }
 }
 
 private struct KeyedText<Key: CodingKey>: KeyedEncodingContainerProtocol {

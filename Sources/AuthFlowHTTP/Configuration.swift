@@ -46,7 +46,8 @@ public struct AuthConfiguration: Sendable, Equatable {
       let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
       guard size <= 1 << 20 else {
         throw AuthError(
-          code: "INVALID_CONFIGURATION", message: "\(path): \(size) bytes is too large for a configuration")
+          code: "INVALID_CONFIGURATION",
+          message: "\(path): \(size) bytes is too large for a configuration")
       }
       guard let data = FileManager.default.contents(atPath: path) else {
         throw AuthError(code: "INVALID_CONFIGURATION", message: "\(path): no such file")

@@ -191,7 +191,8 @@ public struct FirebaseAPI: Sendable {
     }
     components.queryItems = [URLQueryItem(name: "key", value: apiKey)]
     guard let withKey = components.url else {
-      return .failure(AuthError(code: "INVALID_CONFIGURATION", message: "the API key makes a bad URL"))
+      return .failure(
+        AuthError(code: "INVALID_CONFIGURATION", message: "the API key makes a bad URL"))
     }
     let request = HTTPRequest(
       method: "POST", url: withKey, headers: ["Content-Type": contentType], body: body,

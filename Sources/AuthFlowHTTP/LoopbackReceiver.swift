@@ -102,7 +102,8 @@ public final class LoopbackReceiver: @unchecked Sendable {
           if clients.count >= Self.maximumClients {
             close(client)
           } else {
-            clients.append(Client(fd: client, deadline: Date().addingTimeInterval(Self.clientDeadline)))
+            clients.append(
+              Client(fd: client, deadline: Date().addingTimeInterval(Self.clientDeadline)))
           }
         }
       }

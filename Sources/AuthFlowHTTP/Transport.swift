@@ -120,7 +120,8 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
     completionHandler(e.tooLarge ? .cancel : .allow)
   }
 
-  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+  public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data)
+  {
     guard let e = exchange(dataTask) else { return }
     let cancel: Bool = lock.withLock {
       if e.body.count + data.count > Self.maximumBodySize {
@@ -136,7 +137,9 @@ public final class URLSessionTransport: NSObject, HTTPTransport, URLSessionDataD
   public func urlSession(
     _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
   ) {
-    guard let e = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else { return }
+    guard let e = lock.withLock({ inFlight.removeValue(forKey: task.taskIdentifier) }) else {
+      return
+    }
     if e.tooLarge {
       return e.continuation.resume(
         returning: .failure(

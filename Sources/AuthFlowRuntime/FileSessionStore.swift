@@ -22,10 +22,12 @@ public struct FileSessionStore: SessionStore {
     var info = stat()
     if stat(path, &info) != 0 {
       if errno == ENOENT { return nil }
-      throw SessionStoreError.unavailable("\(path) cannot be read: \(String(cString: strerror(errno)))")
+      throw SessionStoreError.unavailable(
+        "\(path) cannot be read: \(String(cString: strerror(errno)))")
     }
     guard Int(info.st_size) <= StoredSession.maximumSize else {
-      throw SessionStoreError.corrupt("\(path) is \(info.st_size) bytes, too large to be a stored session")
+      throw SessionStoreError.corrupt(
+        "\(path) is \(info.st_size) bytes, too large to be a stored session")
     }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw SessionStoreError.unavailable("\(path) exists but cannot be read")

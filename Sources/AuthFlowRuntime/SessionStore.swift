@@ -70,7 +70,9 @@ struct StoredSession: Codable {
   /// The session in `data`, or `corrupt` naming `source` and what is wrong: bytes that are not
   /// a stored session, another format version, empty identifiers, or times the machine cannot
   /// use (a corrupt or forged expiry must not reach the clock).
-  static func decode(_ data: Data, source: String, now: Instant = Instant(Date().timeIntervalSince1970))
+  static func decode(
+    _ data: Data, source: String, now: Instant = Instant(Date().timeIntervalSince1970)
+  )
     throws(SessionStoreError) -> Session
   {
     guard data.count <= maximumSize else {

@@ -142,13 +142,17 @@ struct JSONReader {
       let s = try string(value, path)
       guard let parsed = ISOTime.parse(s) else {
         throw fail(
-          path, "expected an ISO 8601 time such as \"2026-01-01T09:00:00Z\" (a real date), found \"\(s)\"")
+          path,
+          "expected an ISO 8601 time such as \"2026-01-01T09:00:00Z\" (a real date), found \"\(s)\""
+        )
       }
       t = parsed
     }
     guard t.isValid else {
       throw fail(
-        path, "expected a time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, found \(JSONValue.format(t.seconds)) s")
+        path,
+        "expected a time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59Z, found \(JSONValue.format(t.seconds)) s"
+      )
     }
     return t
   }

@@ -36,8 +36,9 @@ public struct ReportWriter: Sendable {
     return "\(passed) passed, \(failed) failed" + (invalid > 0 ? " (\(invalid) invalid)" : "")
   }
 
-  /// The text report.
-  public func text(_ entries: [RunEntry]) -> String {
+  /// The text report; the summary counts `summarizing` (by default the same entries), so a
+  /// caller can print invalid files elsewhere (standard error) and still count them.
+  public func text(_ entries: [RunEntry], summarizing: [RunEntry]? = nil) -> String {
     var out = ""
     for entry in entries {
       switch entry {
@@ -45,9 +46,10 @@ public struct ReportWriter: Sendable {
         out += "✘ \(error)\n"
       case .ran(let r):
         if r.passed {
-          if !quiet {
+          if !quiet || !r.warnings.isEmpty {
             out += "✔ \(r.name) — \(r.stepCount) steps, \(r.transitions.count) transitions\n"
           }
+          for w in r.warnings { out += "    ⚠ \(w)\n" }
           if trace { out += traceText(r) }
         } else {
           let at = r.failure?.step.map { "step \($0 + 1) of \(r.stepCount)" } ?? "the end"
@@ -57,7 +59,7 @@ public struct ReportWriter: Sendable {
         }
       }
     }
-    out += Self.summary(entries) + "\n"
+    out += Self.summary(summarizing ?? entries) + "\n"
     return out
   }
 
@@ -109,6 +111,7 @@ public struct ReportWriter: Sendable {
           ("steps", .number(Double(r.stepCount))), ("stepsRun", .number(Double(r.stepsRun))),
           ("transitions", .number(Double(r.transitions.count))),
         ]
+        if !r.warnings.isEmpty { m.append(("warnings", .array(r.warnings.map(JSONValue.string)))) }
         if let f = r.failure {
           m.append(
             (

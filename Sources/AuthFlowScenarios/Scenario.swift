@@ -16,6 +16,11 @@ public struct Scenario: Sendable {
   public var steps: [Step]
   /// Whether requests may still be pending at the end.
   public var allowPending: Bool
+  /// Whether script entries may be left unused at the end (under strict rules).
+  public var allowUnused: Bool
+  /// Strict rules for this file: an unused script entry, or a `respond` to a request that was
+  /// never issued, fails the scenario instead of printing a warning.
+  public var strict: Bool
   /// The file it came from (empty when built in code).
   public var file: String
 
@@ -23,7 +28,7 @@ public struct Scenario: Sendable {
   public init(
     name: String, description: String = "", clock: Instant = Instant(0), policy: Policy = Policy(),
     script: [String: [ScriptEntry]] = [:], steps: [Step], allowPending: Bool = false,
-    file: String = ""
+    allowUnused: Bool = false, strict: Bool = false, file: String = ""
   ) {
     self.name = name
     self.description = description
@@ -32,6 +37,8 @@ public struct Scenario: Sendable {
     self.script = script
     self.steps = steps
     self.allowPending = allowPending
+    self.allowUnused = allowUnused
+    self.strict = strict
     self.file = file
   }
 }

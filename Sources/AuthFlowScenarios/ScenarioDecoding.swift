@@ -5,6 +5,7 @@ extension Scenario {
   /// The top-level keys of a scenario file.
   public static let topLevelKeys = [
     "$schema", "name", "description", "clock", "config", "script", "steps", "allowPending",
+    "allowUnused", "strict",
   ]
 
   /// Loads and checks a scenario file.
@@ -61,7 +62,9 @@ extension JSONReader {
       if let v = c["backoffBase"] {
         policy.backoffBase = try duration(v, "config.backoffBase", min: 1)
       }
-      if let v = c["backoffCap"] { policy.backoffCap = try duration(v, "config.backoffCap", min: 1) }
+      if let v = c["backoffCap"] {
+        policy.backoffCap = try duration(v, "config.backoffCap", min: 1)
+      }
       if let v = c["throttledDelay"] {
         policy.throttledDelay = try duration(v, "config.throttledDelay")
       }
@@ -86,7 +89,9 @@ extension JSONReader {
       description: try optionalString(f["description"], "description") ?? "",
       clock: f["clock"] == nil ? Instant(0) : try time(f["clock"], "clock"),
       policy: policy, script: script, steps: steps,
-      allowPending: try bool(f["allowPending"], "allowPending", default: false), file: file)
+      allowPending: try bool(f["allowPending"], "allowPending", default: false),
+      allowUnused: try bool(f["allowUnused"], "allowUnused", default: false),
+      strict: try bool(f["strict"], "strict", default: false), file: file)
   }
 
   func scriptEntry(_ value: JSONValue, _ p: String, effect: String) throws -> ScriptEntry {
@@ -206,7 +211,8 @@ extension JSONReader {
         } else {
           _ = try object(value, fp, allowed: ["uid", "idToken", "dataMoved"])
         }
-      case "expiresIn": _ = try number(value, fp, min: -Instant.longestDuration, max: Instant.longestDuration)
+      case "expiresIn":
+        _ = try number(value, fp, min: -Instant.longestDuration, max: Instant.longestDuration)
       case "expiresAt": _ = try time(value, fp)
       default: _ = try string(value, fp)
       }

@@ -40,8 +40,33 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
 public enum Suggest {
   /// `did you mean "x"?` when a close name exists, else a list of the valid names.
   static func hint(for word: String, among names: [String]) -> String {
+    let meant = meanings(of: word, among: names)
+    if !meant.isEmpty {
+      return "did you mean " + meant.map { "\"\($0)\"" }.joined(separator: " or ") + "?"
+    }
     if let best = nearest(word, among: names) { return "did you mean \"\(best)\"?" }
     return "expected one of: " + names.map { "\"\($0)\"" }.joined(separator: ", ")
+  }
+
+  /// Words people use for a name that is spelt otherwise (`signedIn`, `loggedOut`), and names
+  /// that contain the word whole (`authenticated` → the three `…Authenticated` states).
+  static func meanings(of word: String, among names: [String]) -> [String] {
+    let synonyms: [String: [String]] = [
+      "signedin": ["firebaseAuthenticated", "anonymous"],
+      "loggedin": ["firebaseAuthenticated", "anonymous"],
+      "authenticated": ["firebaseAuthenticated"],
+      "permanent": ["firebaseAuthenticated"],
+      "loggedout": ["signedOut"], "signedoff": ["signedOut"],
+      "anonymoususer": ["anonymous"], "signedinanonymously": ["anonymous"],
+    ]
+    let lower = word.lowercased()
+    if let list = synonyms[lower] {
+      let known = list.filter(names.contains)
+      if !known.isEmpty { return known }
+    }
+    guard lower.count >= 5 else { return [] }
+    let containing = names.filter { $0.lowercased().contains(lower) && $0.lowercased() != lower }
+    return containing.count <= 3 ? containing : []
   }
 
   /// The closest name within a distance that still looks like a typo. A word that is close to

@@ -44,6 +44,9 @@ public struct ScenarioReport: Sendable {
   public var failure: StepFailure?
   /// The virtual clock's start.
   public var clock: Instant
+  /// What the story does that tests less than it says, under lenient rules (strict rules make
+  /// each of these a failure).
+  public var warnings: [String] = []
 
   /// True when every expectation held.
   public var passed: Bool { failure == nil }
@@ -55,7 +58,9 @@ public struct ScenarioRunner {
   public private(set) var machine: AuthMachine
   /// Virtual time.
   public private(set) var now: Instant
-  private var interpreter: ScriptedInterpreter
+  private(set) var interpreter: ScriptedInterpreter
+  /// Every request issued so far, by id (to name them when a `respond` names another).
+  private var issued: [(id: RequestID, name: String)] = []
   private var timers: [TimerID: Instant] = [:]
   private var pending: [(name: String, requestId: RequestID, effect: Effect)] = []
   private var transitions: [Transition] = []
@@ -68,6 +73,10 @@ public struct ScenarioRunner {
   public private(set) var captures: [String: String] = [:]
   /// Whether every transition is checked against the model's invariants (on by default).
   public var checkInvariants = true
+  /// Strict rules: a `respond` to a request never issued is a failure, not a warning.
+  public var strict = false
+  /// Warnings so far (lenient rules).
+  public private(set) var warnings: [String] = []
   /// The most events one step may cause before the runner calls it a livelock.
   public static let eventLimitPerStep = 10_000
 
@@ -81,11 +90,13 @@ public struct ScenarioRunner {
     self.redactor = redactor
   }
 
-  /// Replays `scenario` from the start and reports.
-  public static func run(_ scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false))
-    -> ScenarioReport
-  {
+  /// Replays `scenario` from the start and reports. With `strict` (or `"strict": true` in the
+  /// file), unused script entries and answers to requests never issued fail the scenario.
+  public static func run(
+    _ scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false), strict: Bool = false
+  ) -> ScenarioReport {
     var runner = ScenarioRunner(scenario: scenario, redactor: redactor)
+    runner.strict = strict || scenario.strict
     var failure: StepFailure? = nil
     var stepsRun = 0
     for (i, step) in scenario.steps.enumerated() {
@@ -93,6 +104,17 @@ public struct ScenarioRunner {
       if let f = runner.perform(step, index: i) {
         failure = f
         break
+      }
+    }
+    let unused = runner.interpreter.unusedEntries
+    if failure == nil, !scenario.allowUnused, !unused.isEmpty {
+      let problem =
+        "script entries never used: " + unused.joined(separator: ", ")
+        + "; the story tests less than its script says: remove them, or set \"allowUnused\": true"
+      if runner.strict {
+        failure = StepFailure(step: nil, action: "end of scenario", problems: [problem])
+      } else {
+        runner.warnings.append(problem)
       }
     }
     if failure == nil, !scenario.allowPending, !runner.pending.isEmpty {
@@ -108,7 +130,7 @@ public struct ScenarioRunner {
     return ScenarioReport(
       name: scenario.name, file: scenario.file, stepCount: scenario.steps.count,
       stepsRun: stepsRun, transitions: runner.transitions, failure: failure,
-      clock: scenario.clock)
+      clock: scenario.clock, warnings: runner.warnings)
   }
 
   /// Runs one step and checks its expectations; returns the failure, if any.
@@ -136,7 +158,17 @@ public struct ScenarioRunner {
     switch action {
     case .send(let intent):
       if !process(.intent(intent)) { problems.append(livelock) }
-    case .respond(_, let id?, let template):
+    case .respond(let to, let id?, let template):
+      if !issued.contains(where: { $0.id == id }) {
+        let list =
+          issued.isEmpty
+          ? "none yet" : issued.map { "\($0.name) #\($0.id)" }.joined(separator: ", ")
+        let problem =
+          "step \(stepIndex + 1): respond to \(to) #\(id): no request #\(id) was ever issued"
+          + " (issued: \(list)); a stale answer should name a request that exists"
+        if strict { return [problem] }
+        warnings.append(problem)
+      }
       let request = pending.first { $0.requestId == id }?.effect.asRequest
       pending.removeAll { $0.requestId == id }
       let result = template.materialize(now: now, answering: request)
@@ -231,6 +263,7 @@ public struct ScenarioRunner {
     case .signOutProvider, .deliverIDToken, .notify:
       break
     case .loadSession(let id), .request(let id, _):
+      issued.append((id, effect.name))
       switch interpreter.next(for: effect) {
       case .answer(let template)?:
         let result = template.materialize(now: now, answering: effect.asRequest)
@@ -296,7 +329,8 @@ public struct ScenarioRunner {
         let actualJSON = Render.sessionJSON(s, now: now)
         if !Matching.subset(fields, of: actualJSON, captures: &captures) {
           problems.append(
-            "session:\n    - " + redactor.apply(fields).compactText + "\n    + "
+            "session (- expected, + actual):\n    - " + redactor.apply(fields).compactText
+              + "\n    + "
               + redactor.apply(Render.only(keysOf: fields, in: actualJSON)).compactText)
         }
       }
@@ -324,6 +358,6 @@ public struct ScenarioRunner {
     let lines = Matching.diff(expected: expectedLines, actual: actualLines) { i, j in
       Matching.matches(patterns[i], name: actual[j].0, payload: actual[j].1, given: captures)
     }
-    return "\(title):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
+    return "\(title) (- expected, + actual):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
   }
 }

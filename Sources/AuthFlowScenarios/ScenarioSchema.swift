@@ -16,16 +16,16 @@ public enum ScenarioSchema {
         "$schema": { "type": "string" },
         "name": { "type": "string", "description": "Short identifier shown in reports." },
         "description": { "type": "string" },
-        "clock": { "type": "string", "format": "date-time", "description": "Virtual clock start (ISO 8601); default 1970-01-01T00:00:00Z." },
+        "clock": { "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }], "description": "Virtual clock start (ISO 8601, or seconds since 1970), up to 9999-12-31T23:59:59Z; default 1970-01-01T00:00:00Z." },
         "config": {
           "type": "object",
           "additionalProperties": false,
           "properties": {
             "migration": { "enum": \#(names(MigrationPolicy.allCases.map(\.rawValue))) },
-            "refreshMargin": { "type": "number", "minimum": 0 },
-            "backoffBase": { "type": "number", "minimum": 1 },
-            "backoffCap": { "type": "number", "minimum": 1 },
-            "throttledDelay": { "type": "number", "minimum": 0 }
+            "refreshMargin": { "type": "number", "minimum": 0, "maximum": 3155760000 },
+            "backoffBase": { "type": "number", "minimum": 1, "maximum": 3155760000 },
+            "backoffCap": { "type": "number", "minimum": 1, "maximum": 3155760000 },
+            "throttledDelay": { "type": "number", "minimum": 0, "maximum": 3155760000 }
           }
         },
         "script": {
@@ -37,7 +37,9 @@ public enum ScenarioSchema {
           }
         },
         "steps": { "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/step" } },
-        "allowPending": { "type": "boolean", "default": false }
+        "allowPending": { "type": "boolean", "default": false },
+        "allowUnused": { "type": "boolean", "default": false, "description": "Let script entries go unused under the strict rules." },
+        "strict": { "type": "boolean", "default": false, "description": "Unused script entries and answers to requests never issued fail the scenario." }
       },
       "$defs": {
         "answers": {
@@ -81,7 +83,7 @@ public enum ScenarioSchema {
                 "with": { "$ref": "#/$defs/result" }
               }
             },
-            "advance": { "type": "number", "minimum": 0, "description": "Seconds of virtual time." },
+            "advance": { "type": "number", "minimum": 0, "maximum": 3155760000, "description": "Seconds of virtual time (at most 100 years)." },
             "fire": { "enum": \#(names(Vocabulary.timers)), "description": "Fire a timer now, scheduled or not." },
             "expect": { "$ref": "#/$defs/expect" }
           }
@@ -125,8 +127,8 @@ public enum ScenarioSchema {
             "email": { "type": "string" },
             "idToken": { "type": "string" },
             "refreshToken": { "type": "string" },
-            "expiresIn": { "type": "number", "minimum": 0, "description": "Seconds from the moment the result is delivered." },
-            "expiresAt": { "type": "string", "format": "date-time" },
+            "expiresIn": { "type": "number", "minimum": 0, "maximum": 3155760000, "description": "Seconds from the moment the result is delivered." },
+            "expiresAt": { "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] },
             "pendingCleanup": {
               "type": "object", "additionalProperties": false, "required": ["uid", "idToken"],
               "properties": { "uid": { "type": "string" }, "idToken": { "type": "string" }, "dataMoved": { "type": "boolean", "default": false } }

@@ -17,4 +17,12 @@ public struct ScriptedInterpreter: Sendable {
     used[name] = n + 1
     return queue[n]
   }
+
+  /// The script entries never handed out, as `name[index]`, in the script's order of names.
+  public var unusedEntries: [String] {
+    queues.keys.sorted().flatMap { name in
+      let n = used[name, default: 0]
+      return (queues[name] ?? []).indices.dropFirst(n).map { "\(name)[\($0)]" }
+    }
+  }
 }

@@ -59,7 +59,7 @@ public enum Vocabulary {
     case .tokenRefreshed:
       [
         FieldSpec("idToken", string), FieldSpec("refreshToken", string),
-        FieldSpec("expiresIn", ##"{ "type": "number", "minimum": 0 }"##),
+        FieldSpec("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
       ]
     }
   }

@@ -34,12 +34,7 @@ extension FlowRun {
 
     """
 
-  static func check(_ args: [String]) throws -> CommandOutput {
-    let a = try Arguments(
-      args, flags: ["-h", "--help"],
-      options: ["--depth", "--max-states", "--format", "--counterexamples"])
-    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: checkHelp) }
-    if !a.positional.isEmpty { throw UsageError(message: "check takes no file arguments") }
+  static func check(_ a: Arguments) throws -> CommandOutput {
     let format = a.options["--format"] ?? "text"
     guard format == "text" || format == "json" else {
       throw UsageError(message: "--format must be text or json, not '\(format)'")

@@ -4,19 +4,72 @@ import Foundation
 
 /// The `flowrun` command: replays, validates and describes scenarios.
 public enum FlowRun {
+  /// One subcommand: its name, one line for the overview, its help, and its flags and options
+  /// (the only place they are listed: parsing, help and suggestions all read this table).
+  struct Subcommand {
+    let name: String
+    let summary: String
+    let helpText: () -> String
+    let flags: Set<String>
+    let options: Set<String>
+    /// Whether it takes scenario paths.
+    let takesPaths: Bool
+    /// The synchronous commands; `nil` for those that talk to servers (see `execute`).
+    let run: ((Arguments) throws -> CommandOutput)?
+
+    var help: String { helpText() }
+  }
+
+  static let common: Set<String> = ["-h", "--help"]
+
+  /// Every subcommand, `run` first (the default).
+  static var subcommands: [Subcommand] {
+    [
+      Subcommand(
+        name: "run", summary: "Replay scenarios (the default).", helpText: { help },
+        flags: common.union(["--trace", "--quiet", "--show-secrets", "--strict", "--live"]),
+        options: Set(["--format", "--filter"]).union(liveOptions), takesPaths: true, run: run),
+      Subcommand(
+        name: "validate", summary: "Parse and check scenario files without running them.",
+        helpText: { validateHelp }, flags: common, options: ["--filter"], takesPaths: true,
+        run: validate),
+      Subcommand(
+        name: "schema", summary: "Print the JSON Schema of the scenario format.",
+        helpText: { schemaHelp }, flags: common, options: [], takesPaths: false, run: schema),
+      Subcommand(
+        name: "check", summary: "Explore every reachable state and check the invariants.",
+        helpText: { checkHelp }, flags: common,
+        options: ["--depth", "--max-states", "--format", "--counterexamples"], takesPaths: false,
+        run: check),
+      Subcommand(
+        name: "graph", summary: "Print the state diagram derived from the exploration.",
+        helpText: { graphHelp }, flags: common, options: ["--format"], takesPaths: false, run: graph
+      ),
+      Subcommand(
+        name: "coverage", summary: "Show which reachable transitions the scenarios exercise.",
+        helpText: { coverageHelp }, flags: common.union(["--quiet"]), options: [], takesPaths: true,
+        run: coverage),
+      Subcommand(
+        name: "record", summary: "Run a scenario live and write the answers into its script.",
+        helpText: { recordHelp }, flags: common.union(["--show-secrets", "--trace"]),
+        options: liveOptions.union(["--out"]), takesPaths: true, run: nil),
+    ]
+  }
+
   static let usage = """
     USAGE: flowrun [run] [--trace] [--format <format>] [--filter <substring>] [--quiet] \
-    [--show-secrets] <path> ...
-           flowrun validate <path> ...
+    [--strict] [--show-secrets] <path> ...
+           flowrun [run] --live --config <file> [--browser <mode>] [--login-hint <hint>] <path> ...
+           flowrun validate [--filter <substring>] <path> ...
            flowrun schema
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
            flowrun graph [--format mermaid|dot]
            flowrun coverage <path> ...
-           flowrun --live --config <file> [--browser <mode>] [--login-hint <hint>] <path> ...
            flowrun record --config <file> [--out <file>] <scenario>
     """
 
-  static let help = """
+  static var help: String {
+    """
     OVERVIEW: Replay AuthFlow sign-in scenarios against the pure state machine.
 
     Each scenario file is a story: intents the user sends, answers the scripted interpreter
@@ -32,27 +85,24 @@ public enum FlowRun {
       --trace                 Print every transition as `state --event--> state [effects]`.
       --format <format>       text, json or junit (default: text).
       --filter <substring>    Run only scenarios whose name or file path contains it.
-      --quiet                 Print only failures and the summary line.
+      --quiet                 Print only failures, warnings and the summary line.
+      --strict                Fail a scenario whose script has unused entries or that answers
+                              a request never issued (a file can ask with "strict": true).
       --show-secrets          Print tokens and passwords instead of fingerprints.
-      --live                  Send the intents to Google and Firebase over HTTP (the script is
-                              ignored; needs --config; see 'flowrun help record' for the
-                              --config, --browser and --login-hint options).
+      --live                  Send the intents to the providers and Firebase over HTTP (the
+                              script is ignored; needs --config; see 'flowrun help record' for
+                              the --config, --browser and --login-hint options).
       -h, --help              Show help information.
 
     SUBCOMMANDS:
-      run                     Replay scenarios (the default).
-      validate                Parse and check scenario files without running them.
-      schema                  Print the JSON Schema of the scenario format.
-      check                   Explore every reachable state and check the invariants.
-      graph                   Print the state diagram derived from the exploration.
-      coverage                Show which reachable transitions the scenarios exercise.
-      record                  Run a scenario live and write the answers into its script.
+    \(subcommands.map { "  " + $0.name.padding(toLength: 24, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
 
       See 'flowrun help <subcommand>' for detailed help.
 
     EXIT CODES:
       0 all passed, 1 a scenario failed, 64 bad usage, 65 invalid scenario file,
-      66 file not found.
+      66 file not found or no scenario selected.
+      Messages about files and usage go to standard error; reports to standard output.
 
     EXAMPLES:
       flowrun Scenarios/anonymous-upgrade.json
@@ -60,20 +110,23 @@ public enum FlowRun {
       flowrun --format junit Scenarios/ > flowrun.xml
 
     """
+  }
 
   static let validateHelp = """
     OVERVIEW: Parse and check scenario files without running them.
 
-    USAGE: flowrun validate <path> ...
+    USAGE: flowrun validate [--filter <substring>] <path> ...
 
     ARGUMENTS:
       <path>                  A scenario file, or a directory searched for *.json files.
 
     OPTIONS:
+      --filter <substring>    Check only scenarios whose name or file path contains it.
       -h, --help              Show help information.
 
-    Prints one line per file; exit 0 when all are valid, 65 when one is invalid, 66 when a
-    path does not exist.
+    Prints one line per valid file on standard output and one per invalid file on standard
+    error; exit 0 when all are valid, 65 when one is invalid, 66 when a path does not exist or
+    nothing is selected.
 
     """
 
@@ -87,145 +140,180 @@ public enum FlowRun {
 
     """
 
-  /// Runs `flowrun`, including the live commands that talk to servers (`--live`, `record`).
+  /// Runs `flowrun`, including the commands that talk to servers (`--live`, `record`).
   public static func execute(
     _ args: [String], environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> CommandOutput {
-    let isRecord = args.first == "record"
-    guard isRecord || args.contains("--live") else { return main(args) }
     do {
-      let rest = isRecord ? Array(args.dropFirst()) : args.filter { $0 != "run" }
-      let a = try Arguments(
-        rest,
-        flags: ["--live", "--trace", "--show-secrets", "-h", "--help"],
-        options: liveOptions.union(isRecord ? ["--out"] : []))
-      if a.has("-h") || a.has("--help") {
-        return CommandOutput(code: 0, stdout: isRecord ? recordHelp : help)
+      let (command, a) = try parse(args)
+      if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: command.help) }
+      if command.name == "record" || a.has("--live") {
+        guard !a.positional.isEmpty else { throw UsageError(message: "give a scenario file") }
+        return try await live(a, record: command.name == "record", environment: environment)
       }
-      guard !a.positional.isEmpty else {
-        throw UsageError(message: "give a scenario file")
-      }
-      return try await live(a, record: isRecord, environment: environment)
+      return try command.run?(a) ?? CommandOutput(code: ExitCode.usage)
     } catch let error as UsageError {
       return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+    } catch let error as HelpRequest {
+      return error.output
     } catch {
       return CommandOutput(code: ExitCode.failure, stderr: "Error: \(error)\n")
     }
   }
 
-  /// Runs `flowrun` with `args` (without the program name); the live commands need the async
-  /// `execute(_:environment:)`.
+  /// Runs `flowrun` with `args` (without the program name); `--live` and `record` need the
+  /// async `execute(_:environment:)`.
   public static func main(_ args: [String]) -> CommandOutput {
-    var args = args
-    let sub: String
-    switch args.first {
-    case "run", "validate", "schema", "help", "check", "graph", "coverage":
-      sub = args.removeFirst()
-    default:
-      sub = "run"
-    }
     do {
-      switch sub {
-      case "help":
-        switch args.first {
-        case nil, "run": return CommandOutput(code: 0, stdout: help)
-        case "validate": return CommandOutput(code: 0, stdout: validateHelp)
-        case "schema": return CommandOutput(code: 0, stdout: schemaHelp)
-        case "check": return CommandOutput(code: 0, stdout: checkHelp)
-        case "graph": return CommandOutput(code: 0, stdout: graphHelp)
-        case "coverage": return CommandOutput(code: 0, stdout: coverageHelp)
-        case "record": return CommandOutput(code: 0, stdout: recordHelp)
-        case let other?: throw UsageError(message: "no subcommand '\(other)'")
-        }
-      case "validate": return try validate(args)
-      case "check": return try check(args)
-      case "graph": return try graph(args)
-      case "coverage": return try coverage(args)
-      case "schema":
-        let a = try Arguments(args, flags: ["-h", "--help"], options: [])
-        if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: schemaHelp) }
-        if !a.positional.isEmpty { throw UsageError(message: "schema takes no arguments") }
-        return CommandOutput(code: 0, stdout: ScenarioSchema.text + "\n")
-      default: return try run(args)
+      let (command, a) = try parse(args)
+      if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: command.help) }
+      guard let run = command.run, !a.has("--live") else {
+        throw UsageError(message: "\(command.name) talks to servers: use the flowrun executable")
       }
+      return try run(a)
     } catch let error as UsageError {
       return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+    } catch let error as HelpRequest {
+      return error.output
     } catch {
       return CommandOutput(code: ExitCode.failure, stderr: "Error: \(error)\n")
     }
   }
 
-  static func run(_ args: [String]) throws -> CommandOutput {
-    let a = try Arguments(
-      args, flags: ["--trace", "--quiet", "--show-secrets", "-h", "--help"],
-      options: ["--format", "--filter"])
-    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: help) }
+  /// `help [subcommand]` answered through the error path, so every caller prints it the same.
+  struct HelpRequest: Error {
+    let output: CommandOutput
+  }
+
+  /// The subcommand and its parsed arguments. The first argument names the subcommand; one
+  /// that is neither a subcommand nor something that could be a path (an existing file or
+  /// directory, a `.json` name, a name with a `/`) is a typo, not a file to look for.
+  static func parse(_ args: [String]) throws -> (Subcommand, Arguments) {
+    var args = args
+    let table = subcommands
+    if args.first == "help" {
+      args.removeFirst()
+      guard let name = args.first else {
+        throw HelpRequest(output: CommandOutput(code: 0, stdout: help))
+      }
+      guard let command = table.first(where: { $0.name == name }) else {
+        throw UsageError(message: "no subcommand '\(name)'" + suggestion(for: name, among: table))
+      }
+      throw HelpRequest(output: CommandOutput(code: 0, stdout: command.help))
+    }
+    var command = table[0]
+    if let first = args.first, let named = table.first(where: { $0.name == first }) {
+      command = named
+      args.removeFirst()
+    } else if let first = args.first, !first.hasPrefix("-"), !looksLikePath(first) {
+      throw UsageError(
+        message: "unknown subcommand '\(first)'" + suggestion(for: first, among: table)
+          + " (a scenario path must exist, end in .json or contain a /)")
+    }
+    let a = try Arguments(args, flags: command.flags, options: command.options)
+    if !command.takesPaths, !a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
+      throw UsageError(message: "\(command.name) takes no arguments")
+    }
+    if command.takesPaths, a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
+      throw UsageError(message: "give at least one scenario file or directory")
+    }
+    return (command, a)
+  }
+
+  static func looksLikePath(_ s: String) -> Bool {
+    s.contains("/") || s.hasSuffix(".json") || FileManager.default.fileExists(atPath: s)
+  }
+
+  static func suggestion(for word: String, among table: [Subcommand]) -> String {
+    guard let near = Suggest.nearest(word, among: table.map(\.name)) else {
+      return "; subcommands: " + table.map(\.name).joined(separator: ", ")
+    }
+    return "; did you mean '\(near)'?"
+  }
+
+  static func schema(_ a: Arguments) throws -> CommandOutput {
+    CommandOutput(code: 0, stdout: ScenarioSchema.text + "\n")
+  }
+
+  static func run(_ a: Arguments) throws -> CommandOutput {
     let formatName = a.options["--format"] ?? "text"
     guard let format = ReportFormat(rawValue: formatName) else {
       throw UsageError(message: "--format must be text, json or junit, not '\(formatName)'")
     }
-    guard !a.positional.isEmpty else {
-      throw UsageError(message: "give at least one scenario file or directory")
-    }
-    let (files, missing) = ScenarioFiles.expand(a.positional)
     var writer = ReportWriter()
     writer.trace = a.has("--trace")
     writer.quiet = a.has("--quiet")
     writer.redactor = Redactor(showSecrets: a.has("--show-secrets"))
-    var entries: [RunEntry] = missing.map {
-      .invalid(ScenarioError(file: $0, kind: .unreadable, message: "no such file or directory"))
-    }
-    for file in files {
-      do {
-        let scenario = try Scenario.load(path: file)
-        if let filter = a.options["--filter"], !scenario.name.contains(filter),
-          !file.contains(filter)
-        {
-          continue
-        }
-        entries.append(.ran(ScenarioRunner.run(scenario, redactor: writer.redactor)))
-      } catch {
-        entries.append(.invalid(error))
-      }
-    }
-    if files.isEmpty && missing.isEmpty {
-      return CommandOutput(
-        code: ExitCode.noInput,
-        stderr: "Error: no *.json scenario files under \(a.positional.joined(separator: " "))\n")
+    let selection = try select(a)
+    if let empty = selection.nothingSelected { return empty }
+    var entries = selection.invalid
+    for scenario in selection.scenarios {
+      entries.append(
+        .ran(ScenarioRunner.run(scenario, redactor: writer.redactor, strict: a.has("--strict"))))
     }
     let text: String
     switch format {
-    case .text: text = writer.text(entries)
+    case .text:
+      text = writer.text(
+        entries.filter { if case .ran = $0 { true } else { false } }, summarizing: entries)
     case .json: text = writer.json(entries)
     case .junit: text = writer.junit(entries)
     }
-    return CommandOutput(code: exitCode(entries), stdout: text)
+    return CommandOutput(code: exitCode(entries), stdout: text, stderr: Self.fileErrors(entries))
   }
 
-  static func validate(_ args: [String]) throws -> CommandOutput {
-    let a = try Arguments(args, flags: ["-h", "--help"], options: [])
-    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: validateHelp) }
-    guard !a.positional.isEmpty else {
-      throw UsageError(message: "give at least one scenario file or directory")
-    }
+  static func validate(_ a: Arguments) throws -> CommandOutput {
+    let selection = try select(a)
+    if let empty = selection.nothingSelected { return empty }
+    var out = ""
+    for s in selection.scenarios { out += "✔ \(s.file) — \(s.name), \(s.steps.count) steps\n" }
+    out += "\(selection.scenarios.count) valid, \(selection.invalid.count) invalid\n"
+    return CommandOutput(
+      code: exitCode(selection.invalid), stdout: out, stderr: Self.fileErrors(selection.invalid))
+  }
+
+  /// What the paths and `--filter` select: the scenarios that load, the files that do not,
+  /// and, when nothing at all is selected, the error to print (exit 66, for every subcommand).
+  struct Selection {
+    var scenarios: [Scenario] = []
+    var invalid: [RunEntry] = []
+    var nothingSelected: CommandOutput?
+  }
+
+  static func select(_ a: Arguments) throws -> Selection {
     let (files, missing) = ScenarioFiles.expand(a.positional)
-    var entries: [RunEntry] = missing.map {
+    var selection = Selection()
+    selection.invalid = missing.map {
       .invalid(ScenarioError(file: $0, kind: .unreadable, message: "no such file or directory"))
     }
-    var out = ""
+    let filter = a.options["--filter"]
+    var filteredOut = 0
     for file in files {
       do {
-        let s = try Scenario.load(path: file)
-        out += "✔ \(file) — \(s.name), \(s.steps.count) steps\n"
+        let scenario = try Scenario.load(path: file)
+        if let filter, !scenario.name.contains(filter), !file.contains(filter) {
+          filteredOut += 1
+          continue
+        }
+        selection.scenarios.append(scenario)
       } catch {
-        entries.append(.invalid(error))
+        selection.invalid.append(.invalid(error))
       }
     }
-    var errText = ""
-    for case .invalid(let e) in entries { errText += "✘ \(e)\n" }
-    let valid = files.count - entries.count + missing.count
-    out += "\(valid) valid, \(entries.count) invalid\n"
-    return CommandOutput(code: exitCode(entries), stdout: out, stderr: errText)
+    if selection.scenarios.isEmpty && selection.invalid.isEmpty {
+      let where_ = a.positional.joined(separator: " ")
+      let why =
+        files.isEmpty
+        ? "no *.json scenario files under \(where_)"
+        : "no scenario matches --filter '\(filter ?? "")' (\(filteredOut) searched under \(where_))"
+      selection.nothingSelected = CommandOutput(code: ExitCode.noInput, stderr: "Error: \(why)\n")
+    }
+    return selection
+  }
+
+  /// One `✘ file: message` line per file that could not be used.
+  static func fileErrors(_ entries: [RunEntry]) -> String {
+    entries.map { if case .invalid(let e) = $0 { "✘ \(e)\n" } else { "" } }.joined()
   }
 
   /// 66 when a file is missing, else 65 when one is invalid, else 1 when a scenario failed.

@@ -35,10 +35,7 @@ extension FlowRun {
 
     """
 
-  static func graph(_ args: [String]) throws -> CommandOutput {
-    let a = try Arguments(args, flags: ["-h", "--help"], options: ["--format"])
-    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: graphHelp) }
-    if !a.positional.isEmpty { throw UsageError(message: "graph takes no arguments") }
+  static func graph(_ a: Arguments) throws -> CommandOutput {
     let format = a.options["--format"] ?? "mermaid"
     let edges = ModelChecker().run().edges
     switch format {
@@ -48,12 +45,7 @@ extension FlowRun {
     }
   }
 
-  static func coverage(_ args: [String]) throws -> CommandOutput {
-    let a = try Arguments(args, flags: ["-h", "--help", "--quiet"], options: [])
-    if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: coverageHelp) }
-    guard !a.positional.isEmpty else {
-      throw UsageError(message: "give at least one scenario file or directory")
-    }
+  static func coverage(_ a: Arguments) throws -> CommandOutput {
     let (files, missing) = ScenarioFiles.expand(a.positional)
     if let first = missing.first {
       return CommandOutput(

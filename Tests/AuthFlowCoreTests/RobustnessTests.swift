@@ -6,11 +6,14 @@ import Testing
 struct RobustnessTests {
   static let hugeOrBroken: [Double] = [99_999_999_999, 1e300, .infinity, -.infinity, .nan, -1]
 
-  @Test("a refresh answer whose expiresIn is huge, negative or not a number backs off", arguments: hugeOrBroken)
+  @Test(
+    "a refresh answer whose expiresIn is huge, negative or not a number backs off",
+    arguments: hugeOrBroken)
   func hugeExpiresIn(expiresIn: Double) {
     var d = Driver.permanent()
     d.send(.idTokenRequested(requestId: 1, forceRefresh: true))
-    let effects = d.answerRefresh(.tokenRefreshed(idToken: "x", refreshToken: "y", expiresIn: expiresIn))
+    let effects = d.answerRefresh(
+      .tokenRefreshed(idToken: "x", refreshToken: "y", expiresIn: expiresIn))
     #expect(d.state.name == "firebaseAuthenticated")
     #expect(d.machine.user?.session.idToken == "id-u1", "the absurd token is not taken")
     guard case .deliverIDToken(_, .failure(let error)) = effects.first else {
@@ -21,7 +24,9 @@ struct RobustnessTests {
     for case .scheduleTimer(_, let at) in effects { #expect(at.isValid && at >= d.now) }
   }
 
-  @Test("a stored session with an absurd expiry is corrupt: cleared and reported", arguments: hugeOrBroken)
+  @Test(
+    "a stored session with an absurd expiry is corrupt: cleared and reported",
+    arguments: hugeOrBroken)
   func storedAbsurdExpiry(seconds: Double) {
     var d = Driver()
     d.send(.appLaunched)
@@ -54,7 +59,9 @@ struct RobustnessTests {
       var m = AuthMachine()
       var fx: [Effect] = []
       m.handle(.intent(.appLaunched), now: now, into: &fx)
-      m.handle(.result(requestId: 1, result: .sessionLoaded(session: Fixture.google())), now: now, into: &fx)
+      m.handle(
+        .result(requestId: 1, result: .sessionLoaded(session: Fixture.google())), now: now,
+        into: &fx)
       for case .scheduleTimer(_, let at) in fx { #expect(at.isValid) }
     }
   }
@@ -62,7 +69,8 @@ struct RobustnessTests {
   @Test("policy numbers out of range are brought into it")
   func policySanitized() {
     let m = AuthMachine(
-      policy: Policy(refreshMargin: .nan, backoffBase: -3, backoffCap: .infinity, throttledDelay: 1e300))
+      policy: Policy(
+        refreshMargin: .nan, backoffBase: -3, backoffCap: .infinity, throttledDelay: 1e300))
     #expect(m.policy.refreshMargin == 300)
     #expect(m.policy.backoffBase == 1)
     #expect(m.policy.backoffCap == Instant.longestDuration)
@@ -90,15 +98,20 @@ struct RobustnessTests {
     var d = Driver.permanent()
     d.send(.idTokenRequested(requestId: 1, forceRefresh: true))
     let values: [Any] = [
-      session, credential, SignedInUser(session: session), AuthState.anonymous(user: SignedInUser(session: session)),
-      Effect.persistSession(session: session), Effect.request(3, .refreshToken(refreshToken: "REFRESH-SECRET")),
+      session, credential, SignedInUser(session: session),
+      AuthState.anonymous(user: SignedInUser(session: session)),
+      Effect.persistSession(session: session),
+      Effect.request(3, .refreshToken(refreshToken: "REFRESH-SECRET")),
       Effect.request(4, .signInWithPassword(email: "a@b.c", password: "PASSWORD-SECRET")),
       Effect.deliverIDToken(requestIds: [1], result: .token(idToken: "ID-TOKEN-SECRET")),
       Event.result(
-        requestId: 2, result: .tokenRefreshed(idToken: "ID-TOKEN-SECRET", refreshToken: "REFRESH-SECRET", expiresIn: 3600)),
+        requestId: 2,
+        result: .tokenRefreshed(
+          idToken: "ID-TOKEN-SECRET", refreshToken: "REFRESH-SECRET", expiresIn: 3600)),
       Event.intent(.signInWithEmail(email: "a@b.c", password: "PASSWORD-SECRET")),
       RequestResult.providerSucceeded(credential: credential), d.machine,
-      Request.deleteAccount(idToken: "ID-TOKEN-SECRET"), Phase.migrationRequired(MigrationOffer(credential: credential)),
+      Request.deleteAccount(idToken: "ID-TOKEN-SECRET"),
+      Phase.migrationRequired(MigrationOffer(credential: credential)),
     ]
     for value in values {
       var dumped = ""

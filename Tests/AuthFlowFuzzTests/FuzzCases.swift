@@ -39,7 +39,9 @@ struct ResponseCase: CustomStringConvertible {
 
   var description: String {
     "\(operation)\n"
-      + responses.map { "HTTP \($0.status)\n" + String(decoding: $0.body.prefix(100_000), as: UTF8.self) }
+      + responses.map {
+        "HTTP \($0.status)\n" + String(decoding: $0.body.prefix(100_000), as: UTF8.self)
+      }
       .joined(separator: "\n---\n")
   }
 
@@ -131,7 +133,9 @@ struct ResponseCase: CustomStringConvertible {
   static let errorBody = JSONValue.object([
     (
       "error",
-      .object([("code", .number(400)), ("message", .string("TOKEN_EXPIRED : the token has expired"))])
+      .object([
+        ("code", .number(400)), ("message", .string("TOKEN_EXPIRED : the token has expired")),
+      ])
     )
   ])
 
@@ -149,7 +153,8 @@ struct ResponseCase: CustomStringConvertible {
       switch g.below(20) {
       case 0:
         // A huge body, or one nested deeper than any parser's stack.
-        bytes = g.chance(0.5)
+        bytes =
+          g.chance(0.5)
           ? Array(repeating: UInt8(ascii: "a"), count: 2_000_000)
           : Array(repeating: UInt8(ascii: "["), count: 200_000)
       case 1...4:
@@ -159,7 +164,8 @@ struct ResponseCase: CustomStringConvertible {
       default:
         bytes = Array(json.compactText.utf8)
       }
-      return HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(bytes))
+      return HTTPResponse(
+        status: status, headers: ["Content-Type": "application/json"], body: Data(bytes))
     }
     return ResponseCase(operation: op, responses: responses)
   }
@@ -170,18 +176,22 @@ struct ResponseCase: CustomStringConvertible {
     let transport = CannedTransport(responses)
     let clock: @Sendable () -> Instant = { ResponseCase.now }
     let api = FirebaseAPI(
-      apiKey: "k", endpoints: .emulator("127.0.0.1:9"), timeout: 5, transport: transport, clock: clock)
+      apiKey: "k", endpoints: .emulator("127.0.0.1:9"), timeout: 5, transport: transport,
+      clock: clock)
     let client = GoogleClient(clientID: "cid", transport: transport, clock: clock)
     switch operation {
     case .signUp: return Self.signIn(await api.signUpAnonymously())
-    case .signInWithPassword: return Self.signIn(await api.signIn(email: "a@example.com", password: "pw"))
+    case .signInWithPassword:
+      return Self.signIn(await api.signIn(email: "a@example.com", password: "pw"))
     case .signInWithIdp:
-      let credential = IdPCredential(provider: .apple, idToken: "a-1", rawNonce: "n-1", displayName: "Ana")
+      let credential = IdPCredential(
+        provider: .apple, idToken: "a-1", rawNonce: "n-1", displayName: "Ana")
       return Self.signIn(await api.signInWithIdp(credential, linkTo: "id-x"))
     case .refresh:
       var m = AuthMachine()
       let session = Session(
-        uid: "u1", anonymous: false, idToken: "id-0", refreshToken: "rt-0", expiresAt: Self.now + 3600)
+        uid: "u1", anonymous: false, idToken: "id-0", refreshToken: "rt-0",
+        expiresAt: Self.now + 3600)
       let result = await api.refresh("rt-0")
       return MachineCheck.feed(
         &m,
@@ -192,7 +202,8 @@ struct ResponseCase: CustomStringConvertible {
         ], now: Self.now)
     case .delete: _ = await api.delete(idToken: "id-0")
     case .passwordReset: _ = await api.sendPasswordReset(email: "a@example.com")
-    case .discover: _ = await OIDCProvider.discover(issuer: "https://accounts.google.com", transport: transport)
+    case .discover:
+      _ = await OIDCProvider.discover(issuer: "https://accounts.google.com", transport: transport)
     case .exchange:
       if case .success(let c) = await client.exchange(
         code: "c", redirectURI: "http://127.0.0.1:1/cb", pkce: PKCE(), nonce: "n-1")
@@ -201,7 +212,8 @@ struct ResponseCase: CustomStringConvertible {
       }
     case .device:
       let consent = DeviceConsent(client: client, present: { _, _ in }, sleep: { _ in })
-      return Self.consent(await consent.authorize(provider: .google, intent: .signIn, loginHint: nil))
+      return Self.consent(
+        await consent.authorize(provider: .google, intent: .signIn, loginHint: nil))
     }
     return nil
   }
@@ -257,7 +269,9 @@ struct LoopbackCase: CustomStringConvertible {
     "POST /callback?code=x HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc",
     "HEAD / HTTP/1.0\r\n\r\n", "GET /other?x=1 HTTP/1.1\r\n\r\n", "GET\r\n\r\n",
     "GET /callback\r\n\r\n", "\r\n\r\n", "GET http://evil/ HTTP/1.1\r\n\r\n",
-    "GET /c HTTP/1.1\r\n" + String(repeating: "X-Long: " + String(repeating: "a", count: 1000) + "\r\n", count: 20) + "\r\n",
+    "GET /c HTTP/1.1\r\n"
+      + String(repeating: "X-Long: " + String(repeating: "a", count: 1000) + "\r\n", count: 20)
+      + "\r\n",
   ]
 
   static func make(_ g: inout Xoshiro256) -> LoopbackCase {
@@ -320,7 +334,8 @@ struct LoopbackCase: CustomStringConvertible {
       if case .closeAtOnce = j { close(fd) } else { open.append(fd) }
     }
     let real = Self.dial(port: receiver.port)
-    Self.transmit(real, Array("GET /callback?code=\(code)&state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+    Self.transmit(
+      real, Array("GET /callback?code=\(code)&state=s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
     let result = await redirect
     close(real)
     for fd in open { close(fd) }

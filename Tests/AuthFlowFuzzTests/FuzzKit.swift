@@ -58,7 +58,8 @@ struct Fuzzer {
         let file = write(describe(value), case: i)
         print("fuzz \(name): case \(i) input written to \(file)")
       }
-      CrashReport.arm("\nfuzz \(name): case \(i) of seed \(seed) crashed or hung; replay: \(replay(i))\n")
+      CrashReport.arm(
+        "\nfuzz \(name): case \(i) of seed \(seed) crashed or hung; replay: \(replay(i))\n")
       let problem: String?
       do {
         problem = try await check(value)
@@ -70,7 +71,8 @@ struct Fuzzer {
       if let problem {
         let file = write(describe(value), case: i)
         Issue.record(
-          "fuzz \(name): case \(i) of seed \(seed): \(problem)\n  input: \(file)\n  replay: \(replay(i))")
+          "fuzz \(name): case \(i) of seed \(seed): \(problem)\n  input: \(file)\n  replay: \(replay(i))"
+        )
         return ran
       }
     }

@@ -87,7 +87,9 @@ struct FuzzTests {
     let fuzzer = Fuzzer("store", filter: "FuzzTests/sessionStore", defaultCases: 800)
     let n = await fuzzer.run(
       input: { g, _ -> [UInt8] in
-        if g.chance(0.1) { return (0..<g.below(300)).map { _ in UInt8(truncatingIfNeeded: g.next()) } }
+        if g.chance(0.1) {
+          return (0..<g.below(300)).map { _ in UInt8(truncatingIfNeeded: g.next()) }
+        }
         let base = g.pick(valid)
         if g.chance(0.6), let json = try? JSONValue.parse(String(decoding: base, as: UTF8.self)) {
           return Array(Mutate.json(json, &g).compactText.utf8)
@@ -105,7 +107,9 @@ struct FuzzTests {
           return "a stored file gave \(error), not corrupt"
         }
         guard let session = loaded else { return "an existing file loaded as no session" }
-        guard session.hasValidTimes(at: now) else { return "loaded absurd times \(session.expiresAt)" }
+        guard session.hasValidTimes(at: now) else {
+          return "loaded absurd times \(session.expiresAt)"
+        }
         return MachineCheck.restore(session, now: now)
       })
     #expect(n == (fuzzer.only == nil ? fuzzer.cases : 1))
@@ -131,7 +135,8 @@ struct FuzzTests {
     for _ in 0..<31 { silent.append(LoopbackCase.dial(port: receiver.port)) }
     defer { for fd in silent { close(fd) } }
     let real = LoopbackCase.dial(port: receiver.port)
-    LoopbackCase.transmit(real, Array("GET /callback?code=c1&state=s1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+    LoopbackCase.transmit(
+      real, Array("GET /callback?code=c1&state=s1 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
     let result = await redirect
     close(real)
     #expect(try result.get() == ["code": "c1", "state": "s1"])
@@ -142,7 +147,9 @@ struct FuzzTests {
 enum MachineCheck {
   static func restore(_ session: Session, now: Instant) -> String? {
     var m = AuthMachine()
-    return feed(&m, [.intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: session))], now: now)
+    return feed(
+      &m, [.intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: session))],
+      now: now)
   }
 
   /// Feeds events; returns the first broken invariant.
@@ -151,7 +158,9 @@ enum MachineCheck {
       let before = m
       var fx: [Effect] = []
       m.handle(event, now: now, into: &fx)
-      if let v = Invariants.check(before: before, event: event, after: m, effects: fx, now: now).first {
+      if let v = Invariants.check(before: before, event: event, after: m, effects: fx, now: now)
+        .first
+      {
         return "\(v)"
       }
     }
@@ -167,9 +176,11 @@ enum StoreCorpus {
         uid: "user-1", anonymous: false, providers: ["google.com"], email: "mike@example.com",
         idToken: "eyJ" + String(repeating: "a", count: 900), refreshToken: "rt-1",
         expiresAt: now + 3600),
-      Session(uid: "anon-1", anonymous: true, idToken: "id-a", refreshToken: "rt-a", expiresAt: now + 10),
       Session(
-        uid: "user-2", anonymous: false, providers: ["apple.com", "password"], email: "x@privaterelay.appleid.com",
+        uid: "anon-1", anonymous: true, idToken: "id-a", refreshToken: "rt-a", expiresAt: now + 10),
+      Session(
+        uid: "user-2", anonymous: false, providers: ["apple.com", "password"],
+        email: "x@privaterelay.appleid.com",
         idToken: "id-2", refreshToken: "rt-2", expiresAt: now - 100,
         pendingCleanup: AnonymousCleanup(uid: "anon-9", idToken: "id-9", dataMoved: true)),
     ]

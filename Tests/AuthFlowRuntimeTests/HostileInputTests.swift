@@ -70,7 +70,9 @@ struct HostileInputTests {
     #expect(error.code == "CORRUPT_SESSION")
   }
 
-  @Test("the system clock sleeps until any instant without trapping", arguments: [1e300, Double.infinity, Double.nan, -1e300])
+  @Test(
+    "the system clock sleeps until any instant without trapping",
+    arguments: [1e300, Double.infinity, Double.nan, -1e300])
   func clockSaturates(seconds: Double) async {
     let sleeper = Task { try await SystemClock().sleep(until: Instant(seconds)) }
     try? await Task.sleep(nanoseconds: 20_000_000)

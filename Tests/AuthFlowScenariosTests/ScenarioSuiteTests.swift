@@ -13,10 +13,10 @@ struct ScenarioSuiteTests {
     #expect(Self.files.count >= 20)
   }
 
-  @Test("every scenario passes", arguments: files)
+  @Test("every scenario passes, under strict rules", arguments: files)
   func passes(file: String) throws {
     let scenario = try Scenario.load(path: file)
-    let report = ScenarioRunner.run(scenario)
+    let report = ScenarioRunner.run(scenario, strict: true)
     var writer = ReportWriter()
     writer.redactor = Redactor(showSecrets: true)
     #expect(report.passed, "\(writer.text([.ran(report)]))")
