@@ -301,11 +301,11 @@ public enum FlowRun {
       }
     }
     if selection.scenarios.isEmpty && selection.invalid.isEmpty {
-      let where_ = a.positional.joined(separator: " ")
+      let searched = a.positional.joined(separator: " ")
       let why =
         files.isEmpty
-        ? "no *.json scenario files under \(where_)"
-        : "no scenario matches --filter '\(filter ?? "")' (\(filteredOut) searched under \(where_))"
+        ? "no *.json scenario files under \(searched)"
+        : "no scenario matches --filter '\(filter ?? "")' (\(filteredOut) searched under \(searched))"
       selection.nothingSelected = CommandOutput(code: ExitCode.noInput, stderr: "Error: \(why)\n")
     }
     return selection
