@@ -12,7 +12,9 @@ extension AuthMachine {
         .deliverIDToken(
           requestIds: TokenRequestIDs(single: id), result: .failure(error: .notStarted)))
     case .restoring(var restore):
-      // Never answer "signed out" before the stored session was read: wait for it.
+      // Never answer "signed out" before the stored session was read: wait for it. An id that
+      // already waits (an app that reused one) waits once and is answered once.
+      guard !restore.waiters.contains(id) else { return }
       restore.waiters.append(id)
       phase = .restoring(restore)
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
@@ -29,6 +31,7 @@ extension AuthMachine {
       }
       switch token {
       case .refreshing(let r, let waiters, let failures):
+        guard !waiters.contains(id) else { return }  // Already waiting: one answer per id.
         user?.token = .refreshing(request: r, waiters: waiters + [id], failures: failures)
       case .fresh:
         startRefresh(waiters: [id], failures: 0, fx: &fx)

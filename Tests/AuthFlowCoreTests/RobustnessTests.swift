@@ -125,3 +125,23 @@ struct RobustnessTests {
     #expect(String(describing: session).contains("u-1"), "what is not secret stays readable")
   }
 }
+
+@Suite("Found by the fuzzers")
+struct FuzzFindingsTests {
+  @Test("an app that reuses a token-request id while it waits gets one answer for it")
+  func duplicateTokenRequestID() {
+    var d = Driver.permanent()
+    d.send(.idTokenRequested(requestId: 2, forceRefresh: true))
+    #expect(d.send(.idTokenRequested(requestId: 2, forceRefresh: false)) == [])
+    let effects = d.answerRefresh(.tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
+    #expect(effects.contains(.deliverIDToken(requestIds: [2], result: .token(idToken: "id-2"))))
+    var r = Driver()
+    r.send(.appLaunched)
+    r.send(.idTokenRequested(requestId: 7, forceRefresh: false))
+    r.send(.idTokenRequested(requestId: 7, forceRefresh: false))
+    #expect(
+      r.answer(.sessionLoaded(session: nil)) == [
+        .deliverIDToken(requestIds: [7], result: .failure(error: .notSignedIn))
+      ])
+  }
+}
