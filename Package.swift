@@ -40,6 +40,15 @@ let package = Package(
       ]),
     // The thin command-line front end.
     .executableTarget(name: "flowrun", dependencies: ["FlowRunKit"]),
+    // The examples Docs/Embedding.md shows, built with everything else so they cannot rot.
+    .executableTarget(
+      name: "ExampleCommandLineTool",
+      dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
+      path: "Examples/CommandLineTool"),
+    .target(
+      name: "ExampleServerSessions",
+      dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
+      path: "Examples/ServerSessions"),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
     .testTarget(
       name: "AuthFlowHTTPTests",

@@ -49,8 +49,13 @@ public actor AuthRuntime {
   /// How many `idToken()` callers are waiting for an answer.
   public var waitingForToken: Int { tokenWaiters.count }
 
-  /// Reads the stored session (sends `appLaunched`).
-  public func start() { send(.appLaunched) }
+  /// Reads the stored session (sends `appLaunched`) and returns once it has been read, so an
+  /// intent sent next finds the machine signed in, anonymous or signed out. (A store that cannot
+  /// be read yet, say a locked keychain, is read again later; `start` does not wait for that.)
+  public func start() async {
+    send(.appLaunched)
+    await settled()
+  }
 
   /// Sends an intent.
   public func send(_ intent: Intent) { receive(.intent(intent)) }

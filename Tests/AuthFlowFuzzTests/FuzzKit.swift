@@ -83,7 +83,7 @@ struct Fuzzer {
   func write(_ bytes: [UInt8], case i: Int) -> String {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("authflow-fuzz-\(name)-\(seed)-\(i).bin").path
-    FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     return path
   }
 }
@@ -146,7 +146,7 @@ enum CrashReport {
 enum Mutate {
   /// Values that break naive code: huge, negative, non-finite-looking, overflowing, empty.
   static let numbers: [Double] = [
-    0, -1, 1, 99_999_999_999, 1e300, -1e300, 1e-300, 9_223_372_036_854_775_807, 4_294_967_296,
+    0, -1, 1, 99_999_999_999, 1e300, -1e300, 1e-300, 9.223_372_036_854_776e18, 4_294_967_296,
     253_402_300_800, 3_155_760_001, 0.5, -0.0,
   ]
   static let strings: [String] = [

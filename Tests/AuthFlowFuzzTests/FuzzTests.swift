@@ -98,7 +98,7 @@ struct FuzzTests {
       },
       describe: { $0 },
       check: { bytes in
-        FileManager.default.createFile(atPath: dir + "/session.json", contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: dir + "/session.json", contents: Data(bytes))
         let loaded: Session?
         do {
           loaded = try await store.load()

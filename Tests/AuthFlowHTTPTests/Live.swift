@@ -20,7 +20,7 @@ enum Live {
   /// Run the OIDC tests when nanoidp is there, and always in CI (where its absence fails).
   static let oidcEnabled = oidcIssuer != nil || isCI
   static let skipReason: Comment =
-    "nanoidp is not running: set AUTHFLOW_OIDC_ISSUER (bash .ci/run starts it); CI=true makes these tests mandatory"
+    "nanoidp is not running; to run these tests: eval \"$(.ci/start-oidc .ci/.work)\" && swift test --filter AuthFlowHTTPTests (CI=true makes them mandatory)"
 
   static func requireIssuer() throws -> String {
     guard let issuer = oidcIssuer else {

@@ -25,7 +25,7 @@ struct RuntimeTests {
 
   @Test("1,000 concurrent idToken() calls on an expiring session: one refresh, one token for all")
   func singleFlight() async throws {
-    let interpreter = TestInterpreter()
+    let interpreter = await heldRefreshInterpreter()
     let clock = ManualClock()
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
@@ -36,19 +36,19 @@ struct RuntimeTests {
     let tokens = try await withThrowingTaskGroup(of: String.self) { group in
       for _ in 0..<1000 { group.addTask { try await runtime.idToken() } }
       #expect(await eventually { await runtime.waitingForToken == 1000 })
-      await interpreter.refreshGate.release()
+      await interpreter.release(.refreshToken)
       var out: [String] = []
       for try await t in group { out.append(t) }
       return out
     }
     #expect(tokens.count == 1000)
     #expect(Set(tokens) == ["id-new"])
-    #expect(await interpreter.count("refreshToken") == 1)
+    #expect(await interpreter.count(.refreshToken) == 1)
   }
 
   @Test("a cancelled caller gets CancellationError; the refresh goes on for the others")
   func cancellation() async throws {
-    let interpreter = TestInterpreter()
+    let interpreter = await heldRefreshInterpreter()
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
       clock: ManualClock())
@@ -59,15 +59,15 @@ struct RuntimeTests {
     #expect(await eventually { await runtime.waitingForToken == 2 })
     cancelled.cancel()
     await #expect(throws: CancellationError.self) { try await cancelled.value }
-    await interpreter.refreshGate.release()
+    await interpreter.release(.refreshToken)
     #expect(try await patient.value == "id-new")
-    #expect(await interpreter.count("refreshToken") == 1)
+    #expect(await interpreter.count(.refreshToken) == 1)
   }
 
   @Test("the refresh timer fires on the injected clock at expiry minus the margin")
   func timer() async {
-    let interpreter = TestInterpreter()
-    await interpreter.refreshGate.release()
+    let interpreter = await heldRefreshInterpreter()
+    await interpreter.release(.refreshToken)
     let clock = ManualClock()
     let store = InMemorySessionStore(Sessions.permanent(expiresIn: 3600))
     let runtime = AuthRuntime(interpreter: interpreter, store: store, clock: clock)
@@ -76,9 +76,9 @@ struct RuntimeTests {
     #expect(await eventually { clock.sleeperCount == 1 })
     clock.advance(by: 3299)
     try? await Task.sleep(nanoseconds: 50_000_000)
-    #expect(await interpreter.count("refreshToken") == 0)
+    #expect(await interpreter.count(.refreshToken) == 0)
     clock.advance(by: 1)
-    #expect(await eventually { await interpreter.count("refreshToken") == 1 })
+    #expect(await eventually { await interpreter.count(.refreshToken) == 1 })
     #expect(await eventually { await store.load()?.idToken == "id-new" })
   }
 
@@ -93,11 +93,11 @@ struct RuntimeTests {
 
   @Test("an anonymous sign-in is written to the store; sign-out clears it")
   func persistence() async {
-    let interpreter = TestInterpreter()
+    let interpreter = await heldRefreshInterpreter()
     let anonymous = Session(
       uid: "anon-1", anonymous: true, idToken: "id-a", refreshToken: "rt-a",
       expiresAt: Sessions.t0 + 3600)
-    await interpreter.set("signUpAnonymously", .signedIn(session: anonymous))
+    await interpreter.answerAlways(.signUpAnonymously, .signedIn(session: anonymous))
     let store = InMemorySessionStore()
     let runtime = AuthRuntime(interpreter: interpreter, store: store, clock: ManualClock())
     await runtime.start()
@@ -112,14 +112,14 @@ struct RuntimeTests {
 
   @Test("a hostile refresh answer is a typed error and the user stays signed in")
   func hostile() async throws {
-    let interpreter = TestInterpreter()
-    await interpreter.refreshGate.release()
+    let interpreter = await heldRefreshInterpreter()
+    await interpreter.release(.refreshToken)
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
       clock: ManualClock())
     await runtime.start()
     await runtime.settled()
-    await interpreter.setRefresh(.requestFailed(error: AuthError(code: "UNEXPECTED_RESPONSE")))
+    await interpreter.answerAlways(.refreshToken, .requestFailed(error: AuthError(code: "UNEXPECTED_RESPONSE")))
     await #expect(throws: TokenUnavailable(error: AuthError(code: "UNEXPECTED_RESPONSE"))) {
       try await runtime.idToken(forceRefresh: true)
     }
@@ -128,7 +128,10 @@ struct RuntimeTests {
 }
 
 extension TestInterpreter {
-  func setRefresh(_ r: RequestResult) { refreshAnswer = r }
+  /// Answers every request of `kind` with `result`.
+  func answerAlways(_ kind: Effect.Kind, _ result: RequestResult) {
+    answer(kind) { _ in result }
+  }
 }
 
 @Suite("AuthRuntime lifetime")

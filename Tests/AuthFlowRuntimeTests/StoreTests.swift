@@ -76,16 +76,16 @@ struct StoreTests {
   func writeFailure() async throws {
     let dir = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let interpreter = TestInterpreter()
-    await interpreter.refreshGate.release()
+    let interpreter = await heldRefreshInterpreter()
+    await interpreter.release(.refreshToken)
     let runtime = AuthRuntime(
       interpreter: interpreter, store: FileSessionStore(path: dir + "/missing-dir/session.json"),
       clock: ManualClock())
     var notes = await runtime.notifications().makeAsyncIterator()
     await runtime.start()
     await runtime.settled()
-    await interpreter.set(
-      "signUpAnonymously",
+    await interpreter.answerAlways(
+      .signUpAnonymously,
       .signedIn(
         session: Session(
           uid: "anon-1", anonymous: true, idToken: "i", refreshToken: "r",
@@ -154,8 +154,8 @@ struct ModelTests {
   @Test("the observable model follows the runtime and reports errors")
   @MainActor
   func follows() async {
-    let interpreter = TestInterpreter()
-    await interpreter.set("signUpAnonymously", .requestFailed(error: AuthError(code: "NETWORK")))
+    let interpreter = await heldRefreshInterpreter()
+    await interpreter.answerAlways(.signUpAnonymously, .requestFailed(error: AuthError(code: "NETWORK")))
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(), clock: ManualClock())
     let model = AuthModel(runtime: runtime)

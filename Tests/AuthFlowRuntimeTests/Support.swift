@@ -19,26 +19,15 @@ actor Gate {
   }
 }
 
-/// An interpreter that answers from closures, counts requests, and can hold refreshes.
-actor TestInterpreter: AuthInterpreter {
-  private(set) var counts: [String: Int] = [:]
-  let refreshGate = Gate()
-  var refreshAnswer: RequestResult = .tokenRefreshed(
-    idToken: "id-new", refreshToken: "rt-new", expiresIn: 3600)
-  var answers: [String: RequestResult] = [:]
-
-  func set(_ name: String, _ result: RequestResult) { answers[name] = result }
-
-  func perform(_ request: Request) async -> RequestResult {
-    counts[request.name, default: 0] += 1
-    if case .refreshToken = request {
-      await refreshGate.wait()
-      return refreshAnswer
-    }
-    return answers[request.name] ?? .requestFailed(error: AuthError(code: "NETWORK"))
+/// The public `TestInterpreter` as these tests use it: refreshes are held until released and
+/// then succeed with a new token.
+func heldRefreshInterpreter() async -> TestInterpreter {
+  let interpreter = TestInterpreter()
+  await interpreter.hold(.refreshToken)
+  await interpreter.answer(.refreshToken) { _ in
+    .tokenRefreshed(idToken: "id-new", refreshToken: "rt-new", expiresIn: 3600)
   }
-
-  func count(_ name: String) -> Int { counts[name, default: 0] }
+  return interpreter
 }
 
 enum Sessions {

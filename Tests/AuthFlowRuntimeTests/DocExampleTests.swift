@@ -1,0 +1,71 @@
+import AuthFlowCore
+import AuthFlowRuntime
+import Foundation
+import Testing
+
+@Suite("The examples in README.md and Docs/Embedding.md")
+struct DocExampleTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// The text between `<!-- name: begin -->` and `<!-- name: end -->` in a Markdown file.
+  static func block(_ name: String, in file: String) throws -> String {
+    let doc = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+    guard let begin = doc.range(of: "<!-- \(name): begin -->\n```swift\n"),
+      let end = doc.range(of: "```\n<!-- \(name): end -->")
+    else { return "(no \(name) block in \(file))" }
+    return String(doc[begin.upperBound..<end.lowerBound])
+  }
+
+  static func source(_ file: String) throws -> String {
+    try String(
+      contentsOf: root.appendingPathComponent("Tests/AuthFlowRuntimeTests/" + file), encoding: .utf8)
+  }
+
+  @Test("README.md shows the compiled hand-driven example exactly")
+  func readme() throws {
+    #expect(try Self.block("readme-example", in: "README.md") == Self.source("ReadmeExample.swift"))
+  }
+
+  @Test("Docs/Embedding.md shows the compiled runtime test exactly")
+  func tryTheRuntime() throws {
+    let file = try Self.source("TryTheRuntimeExample.swift")
+    #expect(try Self.block("runtime-test-example", in: "Docs/Embedding.md") == file)
+  }
+
+  @Test("Docs/Embedding.md shows the compiled command-line and server examples exactly")
+  func examples() throws {
+    func example(_ path: String) throws -> String {
+      try String(contentsOf: Self.root.appendingPathComponent(path), encoding: .utf8)
+    }
+    #expect(
+      try Self.block("cli-example", in: "Docs/Embedding.md")
+        == example("Examples/CommandLineTool/main.swift"))
+    #expect(
+      try Self.block("server-example", in: "Docs/Embedding.md")
+        == example("Examples/ServerSessions/Sessions.swift"))
+  }
+
+  @Test("the hand-driven example signs in anonymously and hands out the token")
+  @MainActor
+  func driverWorks() async throws {
+    let interpreter = TestInterpreter()
+    let now = Date().timeIntervalSince1970
+    await interpreter.answer(
+      .signUpAnonymously,
+      with: .signedIn(
+        session: Session(
+          uid: "anon-1", anonymous: true, idToken: "id-1", refreshToken: "rt-1",
+          expiresAt: Instant(now + 3600))))
+    let driver = SignInDriver(interpreter: interpreter)
+    driver.launch()
+    for _ in 0..<200 where driver.state != .signedOut { try await Task.sleep(nanoseconds: 5_000_000) }
+    driver.send(.intent(.signInAnonymouslyTapped))
+    for _ in 0..<200 where driver.state.name != "anonymous" {
+      try await Task.sleep(nanoseconds: 5_000_000)
+    }
+    var token: TokenResult?
+    driver.idToken { token = $0 }
+    #expect(token == .token(idToken: "id-1"))
+  }
+}

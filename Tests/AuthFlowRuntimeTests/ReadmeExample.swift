@@ -1,0 +1,57 @@
+import AuthFlowCore
+import Foundation
+
+/// Drives the machine by hand: feeds it events and carries out every effect it asks for.
+/// (Most apps use `AuthRuntime`, which does all of this and more; see Docs/Embedding.md.)
+@MainActor
+final class SignInDriver {
+  private var machine = AuthMachine(policy: Policy(migration: .ask))
+  private let interpreter: any AuthInterpreter
+  private var storedSession: Session?  // a real app keeps it in the keychain
+  private var timers: [TimerID: Task<Void, Never>] = [:]
+  private var tokenCallers: [TokenRequestID: (TokenResult) -> Void] = [:]
+  private var lastTokenRequest = 0
+  var onNotification: (AuthNotification) -> Void = { _ in }
+  var state: AuthState { machine.state }
+
+  init(interpreter: any AuthInterpreter) { self.interpreter = interpreter }
+
+  func launch() { send(.intent(.appLaunched)) }
+
+  /// Asks for an ID token; `answer` gets it (or why there is none) exactly once.
+  func idToken(_ answer: @escaping (TokenResult) -> Void) {
+    lastTokenRequest += 1
+    let id = TokenRequestID(lastTokenRequest)
+    tokenCallers[id] = answer
+    send(.intent(.idTokenRequested(requestId: id, forceRefresh: false)))
+  }
+
+  func send(_ event: Event) {
+    let now = Instant(Date().timeIntervalSince1970)
+    for effect in machine.handle(event, now: now) {
+      switch effect {
+      case .request(let id, let request):  // to the world; the answer comes back as an event
+        Task {
+          let result = await interpreter.perform(request)
+          send(.result(requestId: id, result: result))
+        }
+      case .loadSession(let id):
+        let stored = storedSession
+        Task { send(.result(requestId: id, result: .sessionLoaded(session: stored))) }
+      case .persistSession(let session): storedSession = session
+      case .clearSession: storedSession = nil
+      case .scheduleTimer(let timer, let at):
+        timers[timer]?.cancel()
+        timers[timer] = Task {
+          try? await Task.sleep(nanoseconds: now.nanoseconds(until: at))
+          if !Task.isCancelled { send(.timerFired(timer: timer)) }
+        }
+      case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
+      case .deliverIDToken(let ids, let result):
+        for id in ids { tokenCallers.removeValue(forKey: id)?(result) }
+      case .signOutProvider(let provider): Task { await interpreter.signOut(of: provider) }
+      case .notify(let notification): onNotification(notification)
+      }
+    }
+  }
+}
