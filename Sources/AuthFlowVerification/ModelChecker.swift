@@ -162,7 +162,7 @@ public struct ModelChecker {
       }
       if !out.isEmpty, out.allSatisfy({ $0 == Int32(i) }) { result.deadEnds += 1 }
       successors.append(out)
-      if i % 20_000 == 0 { options.progress?(states.count, result.transitions, d) }
+      if i % 1_000 == 0 { options.progress?(states.count, result.transitions, d) }
     }
     result.states = states.count
     result.complete = !stoppedEarly

@@ -3,6 +3,12 @@ import AuthFlowScenarios
 import AuthFlowVerification
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension FlowRun {
   static let graphHelp = """
     OVERVIEW: Print the state diagram, derived from exploring the machine (not drawn by hand).
@@ -35,9 +41,27 @@ extension FlowRun {
 
     """
 
+  /// The full exploration, with progress on an interactive terminal: seconds in a debug build.
+  static func explore() -> ModelChecker.Result {
+    var options = ModelChecker.Options()
+    let interactive = isatty(2) == 1
+    if interactive {
+      #if DEBUG
+        FileHandle.standardError.write(
+          Data("(a debug build; `swift run -c release flowrun …` answers in about a second)\n".utf8))
+      #endif
+      options.progress = { states, _, depth in
+        FileHandle.standardError.write(Data("\r  exploring the machine: \(states) states, depth \(depth) ".utf8))
+      }
+    }
+    let result = ModelChecker(options: options).run()
+    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    return result
+  }
+
   static func graph(_ a: Arguments) throws -> CommandOutput {
     let format = a.options["--format"] ?? "mermaid"
-    let edges = ModelChecker().run().edges
+    let edges = explore().edges
     switch format {
     case "mermaid": return CommandOutput(code: 0, stdout: StateGraph.mermaid(edges))
     case "dot": return CommandOutput(code: 0, stdout: StateGraph.dot(edges))
@@ -61,7 +85,7 @@ extension FlowRun {
       }
     }
     if !errors.isEmpty { return CommandOutput(code: ExitCode.dataError, stderr: errors) }
-    let reachable = ModelChecker().run().edges
+    let reachable = explore().edges
     let (covered, missed) = StateGraph.coverage(reachable: reachable, reports: reports)
     let total = covered.count + missed.count
     let percent = total == 0 ? 100 : Double(covered.count) * 100 / Double(total)
