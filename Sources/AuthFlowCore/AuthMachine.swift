@@ -42,6 +42,7 @@ public struct AuthMachine: Hashable, Sendable {
     case .migrating: .migrating
     case .reauthenticationRequired: .reauthenticationRequired
     case .deletingAccount: .deletingAccount
+    case .unlinkingProvider: .unlinkingProvider
     case .emailFlow(let e):
       switch e.kind {
       case .signIn: .signingInWithEmail
@@ -154,8 +155,12 @@ extension AuthMachine {
   mutating func renewSession(with session: Session, now: Instant, fx: inout [Effect]) {
     guard let old = user else { return }
     var session = session
-    if session.pendingCleanup == nil, session.uid == old.session.uid {
-      session.pendingCleanup = old.session.pendingCleanup
+    if session.uid == old.session.uid {
+      // What the server does not know about the account stays with it: the cleanup owed after a
+      // migration, a deletion under way, the name Apple gave only once.
+      if session.pendingCleanup == nil { session.pendingCleanup = old.session.pendingCleanup }
+      if session.pendingDeletion == nil { session.pendingDeletion = old.session.pendingDeletion }
+      if session.displayName == nil { session.displayName = old.session.displayName }
     }
     begin(session, waiters: old.tokenWaiters, persist: true, now: now, fx: &fx)
     user?.cleanupRequest = old.cleanupRequest
@@ -169,16 +174,18 @@ extension AuthMachine {
   }
 
   /// Signs the user out: waiters get `error`, timers stop, storage is cleared, provider SDKs are
-  /// signed out of.
+  /// signed out of (and, after the account was deleted, disconnected where their traits say so).
   mutating func signOut(
-    waiterError: AuthError = .notSignedIn, notification: AuthNotification?, fx: inout [Effect]
+    waiterError: AuthError = .notSignedIn, notification: AuthNotification?,
+    accountDeleted: Bool = false, fx: inout [Effect]
   ) {
     if let user {
       Self.deliver(.failure(error: waiterError), to: user.tokenWaiters, &fx)
       fx.append(.cancelTimer(timer: .tokenRefresh))
       fx.append(.clearSession)
       for provider in policy.providers.sdkProviders(of: user.session) {
-        fx.append(.signOutProvider(provider: provider))
+        let revoke = accountDeleted && policy.providers[provider].revocation == .disconnectOnSignOut
+        fx.append(.signOutProvider(provider: provider, revoke: revoke))
       }
     }
     if let notification { fx.append(.notify(notification: notification)) }
@@ -196,6 +203,11 @@ extension AuthMachine {
   /// Emits `notify{error}`.
   static func report(_ error: AuthError, _ fx: inout [Effect]) {
     fx.append(.notify(notification: .error(error: error)))
+  }
+
+  /// Writes the user's session as it is now.
+  mutating func persist(_ fx: inout [Effect]) {
+    if let session = user?.session { fx.append(.persistSession(session: session)) }
   }
 }
 

@@ -22,15 +22,17 @@ public enum AuthState: Hashable, Codable, Sendable {
     purpose: ProviderPurpose, request: RequestID, credential: IdPCredential, user: SignedInUser?)
   /// The anonymous user's provider account belongs to another user; waiting for the app.
   case migrationRequired(credential: IdPCredential, email: String?, user: SignedInUser)
-  /// Signing in to the existing account; the anonymous account is kept until this succeeds.
-  case migrating(
-    choice: MigrationChoice, request: RequestID, credential: IdPCredential, user: SignedInUser)
+  /// Signing in to the existing account (asking the provider again first, when its answer
+  /// cannot be retried); the anonymous account is kept until this succeeds.
+  case migrating(migration: Migration, user: SignedInUser)
   /// Signed in with a permanent account.
   case firebaseAuthenticated(user: SignedInUser)
   /// A sensitive operation needs a recent sign-in; it waits here.
   case reauthenticationRequired(operation: SensitiveOperation, user: SignedInUser)
-  /// `deleteAccount` in flight.
-  case deletingAccount(request: RequestID, user: SignedInUser)
+  /// Deleting the account: revoking what must be revoked, then `deleteAccount`.
+  case deletingAccount(deletion: Deletion, user: SignedInUser)
+  /// `unlinkProvider` in flight.
+  case unlinkingProvider(unlink: Unlink, user: SignedInUser)
   /// `signInWithPassword` in flight.
   case signingInWithEmail(request: RequestID, email: String)
   /// `signUpWithPassword` in flight; with `user`, it links the anonymous user.
@@ -44,8 +46,8 @@ public enum AuthState: Hashable, Codable, Sendable {
 public enum StateName: String, Hashable, Sendable, CaseIterable {
   case starting, restoring, signedOut, signingInAnonymously, anonymous, awaitingProvider
   case googleAuthenticated, providerAuthenticated, migrationRequired, migrating
-  case firebaseAuthenticated, reauthenticationRequired, deletingAccount, signingInWithEmail
-  case creatingAccount, sendingPasswordReset
+  case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
+  case signingInWithEmail, creatingAccount, sendingPasswordReset
 }
 
 extension AuthState {
@@ -76,12 +78,11 @@ extension AuthState {
           purpose: f.purpose, request: f.request, credential: credential, user: user)
     case .migrationRequired(let o):
       self = .migrationRequired(credential: o.credential, email: o.email, user: user ?? .missing)
-    case .migrating(let m):
-      self = .migrating(
-        choice: m.choice, request: m.request, credential: m.credential, user: user ?? .missing)
+    case .migrating(let m): self = .migrating(migration: m, user: user ?? .missing)
     case .reauthenticationRequired(let op):
       self = .reauthenticationRequired(operation: op, user: user ?? .missing)
-    case .deletingAccount(let r): self = .deletingAccount(request: r, user: user ?? .missing)
+    case .deletingAccount(let d): self = .deletingAccount(deletion: d, user: user ?? .missing)
+    case .unlinkingProvider(let u): self = .unlinkingProvider(unlink: u, user: user ?? .missing)
     case .emailFlow(let e):
       switch e.kind {
       case .signIn: self = .signingInWithEmail(request: e.request, email: e.email)
@@ -110,10 +111,10 @@ extension AuthState {
       )
     case .migrationRequired(let c, let e, let u):
       (.migrationRequired(MigrationOffer(credential: c, email: e)), u)
-    case .migrating(let choice, let r, let c, let u):
-      (.migrating(Migration(choice: choice, request: r, credential: c)), u)
+    case .migrating(let m, let u): (.migrating(m), u)
     case .reauthenticationRequired(let op, let u): (.reauthenticationRequired(operation: op), u)
-    case .deletingAccount(let r, let u): (.deletingAccount(request: r), u)
+    case .deletingAccount(let d, let u): (.deletingAccount(d), u)
+    case .unlinkingProvider(let unlink, let u): (.unlinkingProvider(unlink), u)
     case .signingInWithEmail(let r, let e):
       (.emailFlow(EmailFlow(kind: .signIn, request: r, email: e)), nil)
     case .creatingAccount(let r, let e, let u):
@@ -139,6 +140,7 @@ extension AuthState {
     case .firebaseAuthenticated: .firebaseAuthenticated
     case .reauthenticationRequired: .reauthenticationRequired
     case .deletingAccount: .deletingAccount
+    case .unlinkingProvider: .unlinkingProvider
     case .signingInWithEmail: .signingInWithEmail
     case .creatingAccount: .creatingAccount
     case .sendingPasswordReset: .sendingPasswordReset

@@ -15,8 +15,9 @@ public enum Effect: Hashable, Sendable {
   case cancelTimer(timer: TimerID)
   /// Answer `idTokenRequested` calls.
   case deliverIDToken(requestIds: TokenRequestIDs, result: TokenResult)
-  /// Sign out of a provider's SDK, so the next sign-in offers the account chooser.
-  case signOutProvider(provider: ProviderID)
+  /// Sign out of a provider's SDK, so the next sign-in offers the account chooser; with
+  /// `revoke` (after the account was deleted) also disconnect, revoking the SDK's own grant.
+  case signOutProvider(provider: ProviderID, revoke: Bool)
   /// Tell the app something it must act on.
   case notify(notification: AuthNotification)
 }
@@ -40,6 +41,11 @@ public enum Request: Hashable, Sendable {
   case refreshToken(refreshToken: String)
   /// Firebase `accounts:delete` for the account whose ID token this is.
   case deleteAccount(idToken: String)
+  /// Firebase `accounts:revokeToken` (v2): revoke the provider's grant with a fresh,
+  /// single-use authorization code, before the account is deleted.
+  case revokeToken(provider: ProviderID, authorizationCode: String, idToken: String)
+  /// Firebase `accounts:update` with `deleteProvider`: remove a provider from the account.
+  case unlinkProvider(provider: ProviderID, idToken: String)
 }
 
 /// The answer to `idTokenRequested`.
@@ -74,8 +80,8 @@ extension Effect {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
-    case refreshToken, deleteAccount, signOutProvider, scheduleTimer, cancelTimer
-    case deliverIDToken, notify
+    case refreshToken, deleteAccount, revokeToken, unlinkProvider, signOutProvider
+    case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
     public var isConsent: Bool { self == .authorizeWithGoogle || self == .authorize }
@@ -85,7 +91,7 @@ extension Effect {
       switch self {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount:
+        .deleteAccount, .revokeToken, .unlinkProvider:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -141,6 +147,8 @@ extension Request {
     case .sendPasswordReset: .sendPasswordReset
     case .refreshToken: .refreshToken
     case .deleteAccount: .deleteAccount
+    case .revokeToken: .revokeToken
+    case .unlinkProvider: .unlinkProvider
     }
   }
 
@@ -186,7 +194,10 @@ extension Effect: Codable {
     case sendPasswordReset(requestId: RequestID, email: String)
     case refreshToken(requestId: RequestID, refreshToken: String)
     case deleteAccount(requestId: RequestID, idToken: String)
-    case signOutProvider(provider: ProviderID)
+    case revokeToken(
+      requestId: RequestID, provider: ProviderID, authorizationCode: String, idToken: String)
+    case unlinkProvider(requestId: RequestID, provider: ProviderID, idToken: String)
+    case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
     case deliverIDToken(requestIds: TokenRequestIDs, result: TokenResult)
@@ -212,7 +223,11 @@ extension Effect: Codable {
     case .sendPasswordReset(let id, let e): self = .request(id, .sendPasswordReset(email: e))
     case .refreshToken(let id, let t): self = .request(id, .refreshToken(refreshToken: t))
     case .deleteAccount(let id, let t): self = .request(id, .deleteAccount(idToken: t))
-    case .signOutProvider(let p): self = .signOutProvider(provider: p)
+    case .revokeToken(let id, let p, let c, let t):
+      self = .request(id, .revokeToken(provider: p, authorizationCode: c, idToken: t))
+    case .unlinkProvider(let id, let p, let t):
+      self = .request(id, .unlinkProvider(provider: p, idToken: t))
+    case .signOutProvider(let p, let revoke): self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
     case .cancelTimer(let t): self = .cancelTimer(timer: t)
     case .deliverIDToken(let ids, let r): self = .deliverIDToken(requestIds: ids, result: r)
@@ -240,6 +255,9 @@ extension Effect: Codable {
       case .sendPasswordReset(let e): wire = .sendPasswordReset(requestId: id, email: e)
       case .refreshToken(let t): wire = .refreshToken(requestId: id, refreshToken: t)
       case .deleteAccount(let t): wire = .deleteAccount(requestId: id, idToken: t)
+      case .revokeToken(let p, let c, let t):
+        wire = .revokeToken(requestId: id, provider: p, authorizationCode: c, idToken: t)
+      case .unlinkProvider(let p, let t): wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)
@@ -247,7 +265,9 @@ extension Effect: Codable {
     case .scheduleTimer(let t, let at): wire = .scheduleTimer(timer: t, at: at)
     case .cancelTimer(let t): wire = .cancelTimer(timer: t)
     case .deliverIDToken(let ids, let r): wire = .deliverIDToken(requestIds: ids, result: r)
-    case .signOutProvider(let p): wire = .signOutProvider(provider: p)
+    case .signOutProvider(let p, let revoke):
+      // `revoke` is written only when true, so a plain sign-out reads as it always did.
+      wire = .signOutProvider(provider: p, revoke: revoke ? true : nil)
     case .notify(let n): wire = .notify(notification: n)
     }
     try wire.encode(to: encoder)

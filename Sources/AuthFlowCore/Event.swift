@@ -20,6 +20,8 @@ public enum Intent: Hashable, Sendable {
   case signInWithProviderTapped(provider: ProviderID)
   /// Link a provider to the signed-in account (for an anonymous user: the upgrade).
   case linkProviderTapped(provider: ProviderID)
+  /// Remove a provider from the signed-in permanent account (never its last way to sign in).
+  case unlinkProviderTapped(provider: ProviderID)
   /// Sign in with email and password.
   case signInWithEmail(email: String, password: String)
   /// Create an email/password account; for an anonymous user this links it.
@@ -75,6 +77,10 @@ public enum RequestResult: Hashable, Codable, Sendable {
   case accountDeleted
   /// The password-reset email was sent.
   case passwordResetSent
+  /// The provider's grant was revoked (`accounts:revokeToken`).
+  case tokenRevoked
+  /// A provider was removed from the account; `providers` is what is linked now.
+  case providerUnlinked(providers: [String])
 
   /// The error a failed result carries; any answer of the wrong kind counts as
   /// `UNEXPECTED_RESPONSE` (an interpreter that breaks the protocol is a transient fault).
@@ -82,7 +88,8 @@ public enum RequestResult: Hashable, Codable, Sendable {
     switch self {
     case .requestFailed(let e), .providerFailed(let e): e
     case .sessionLoaded, .providerSucceeded, .providerCancelled, .signedIn,
-      .credentialAlreadyInUse, .tokenRefreshed, .accountDeleted, .passwordResetSent:
+      .credentialAlreadyInUse, .tokenRefreshed, .accountDeleted, .passwordResetSent,
+      .tokenRevoked, .providerUnlinked:
       .unexpectedResponse
     }
   }
@@ -103,7 +110,8 @@ extension Intent {
   /// intents with `provider: "google.com"`.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case appLaunched, signInAnonymouslyTapped, signInWithGoogleTapped, linkGoogleTapped
-    case signInWithProviderTapped, linkProviderTapped, signInWithEmail, createAccount
+    case signInWithProviderTapped, linkProviderTapped, unlinkProviderTapped, signInWithEmail
+    case createAccount
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested
   }
@@ -116,6 +124,7 @@ extension Intent {
     case .signInWithProviderTapped(let p):
       p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped
     case .linkProviderTapped(let p): p == .google ? .linkGoogleTapped : .linkProviderTapped
+    case .unlinkProviderTapped: .unlinkProviderTapped
     case .signInWithEmail: .signInWithEmail
     case .createAccount: .createAccount
     case .sendPasswordReset: .sendPasswordReset
@@ -140,6 +149,7 @@ extension RequestResult {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
     case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
+    case tokenRevoked, providerUnlinked
   }
 
   /// The result's name.
@@ -155,6 +165,8 @@ extension RequestResult {
     case .tokenRefreshed: .tokenRefreshed
     case .accountDeleted: .accountDeleted
     case .passwordResetSent: .passwordResetSent
+    case .tokenRevoked: .tokenRevoked
+    case .providerUnlinked: .providerUnlinked
     }
   }
 }
@@ -167,6 +179,7 @@ extension Intent: Codable {
     case appLaunched, signInAnonymouslyTapped, signInWithGoogleTapped, linkGoogleTapped
     case signInWithProviderTapped(provider: ProviderID)
     case linkProviderTapped(provider: ProviderID)
+    case unlinkProviderTapped(provider: ProviderID)
     case signInWithEmail(email: String, password: String)
     case createAccount(email: String, password: String)
     case sendPasswordReset(email: String)
@@ -186,6 +199,7 @@ extension Intent: Codable {
     case .linkGoogleTapped: self = .linkProviderTapped(provider: .google)
     case .signInWithProviderTapped(let p): self = .signInWithProviderTapped(provider: p)
     case .linkProviderTapped(let p): self = .linkProviderTapped(provider: p)
+    case .unlinkProviderTapped(let p): self = .unlinkProviderTapped(provider: p)
     case .signInWithEmail(let e, let p): self = .signInWithEmail(email: e, password: p)
     case .createAccount(let e, let p): self = .createAccount(email: e, password: p)
     case .sendPasswordReset(let e): self = .sendPasswordReset(email: e)
@@ -208,6 +222,7 @@ extension Intent: Codable {
       wire = p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped(provider: p)
     case .linkProviderTapped(let p):
       wire = p == .google ? .linkGoogleTapped : .linkProviderTapped(provider: p)
+    case .unlinkProviderTapped(let p): wire = .unlinkProviderTapped(provider: p)
     case .signInWithEmail(let e, let p): wire = .signInWithEmail(email: e, password: p)
     case .createAccount(let e, let p): wire = .createAccount(email: e, password: p)
     case .sendPasswordReset(let e): wire = .sendPasswordReset(email: e)

@@ -7,11 +7,13 @@ public protocol AuthInterpreter: Sendable {
   /// `providerFailed`), never thrown, so every request is answered.
   func perform(_ request: Request) async -> RequestResult
 
-  /// Signs out of a provider's SDK (the `signOutProvider` effect).
-  func signOut(of provider: ProviderID) async
+  /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
+  /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
+  /// `disconnect`).
+  func signOut(of provider: ProviderID, revoke: Bool) async
 }
 
 extension AuthInterpreter {
   /// By default there is no provider SDK to sign out of.
-  public func signOut(of provider: ProviderID) async {}
+  public func signOut(of provider: ProviderID, revoke: Bool) async {}
 }

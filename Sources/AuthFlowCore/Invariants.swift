@@ -26,8 +26,13 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case userMatchesPhase
   /// Every timer is scheduled at a valid instant no earlier than now.
   case timersInFuture
+  /// An (ID token, nonce) pair goes to Firebase at most once: a credential with a nonce is sent
+  /// only in the step its consent step delivered it.
+  case nonceSentOnce
+  /// No local session is left for an account whose deletion succeeded.
+  case noSessionAfterDeletion
 
-  /// The contract's number (11 and 12 were added with the core's v2 layout).
+  /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
 
   /// A short title.
@@ -45,6 +50,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .jsonRoundTrip: "JSON round-trip"
     case .userMatchesPhase: "a user is present exactly when the phase needs one"
     case .timersInFuture: "every timer is at a valid instant no earlier than now"
+    case .nonceSentOnce: "an (id_token, nonce) pair is sent at most once"
+    case .noSessionAfterDeletion: "no local session for an account whose deletion succeeded"
     }
   }
 
@@ -75,7 +82,9 @@ extension Phase {
     switch self {
     case .starting, .resting, .migrationRequired, .reauthenticationRequired: nil
     case .restoring(let r): r.retryAt == nil ? r.request : nil  // A waiting retry is not in flight.
-    case .signingInAnonymously(let r), .deletingAccount(let r): r
+    case .signingInAnonymously(let r): r
+    case .deletingAccount(let d): d.request
+    case .unlinkingProvider(let u): u.request
     case .providerFlow(let f): f.request
     case .migrating(let m): m.request
     case .emailFlow(let e): e.request
@@ -97,6 +106,7 @@ extension Phase {
       }
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
+    case .unlinkingProvider: return user?.session.anonymous == false
     case .emailFlow(let e):
       switch e.kind {
       case .signIn, .passwordReset: return user == nil
@@ -192,10 +202,12 @@ public enum Invariants {
     for effect in effects {
       guard let id = effect.requestId else { continue }
       let family: RequestFamily
-      if case .request(_, .refreshToken) = effect {
+      if awaitedAfter.cleanup == id {
+        family = .cleanup
+      } else if case .request(_, .refreshToken) = effect {
         family = .refresh
       } else {
-        family = awaitedAfter.cleanup == id ? .cleanup : .flow
+        family = .flow
       }
       switch family {
       case .flow: sent.flow += 1
@@ -306,6 +318,9 @@ public enum Invariants {
 
   static func deleteOfAnonymousAllowed(_ before: AuthMachine, _ event: Event) -> Bool {
     if case .intent(.deleteAccountTapped) = event { return true }
+    // A deletion under way goes on (the saga's next step, or one resumed at launch).
+    if case .deletingAccount = before.phase { return true }
+    if case .result(_, .sessionLoaded(let s?)) = event, s.pendingDeletion != nil { return true }
     if case .providerFlow(let f) = before.phase, f.credential != nil,
       f.purpose == .reauthenticate(resume: .deleteAccount)
     {
@@ -335,14 +350,18 @@ public enum Invariants {
 
   static func tokens(_ s: Session?) -> [String] {
     guard let s else { return [] }
-    if let c = s.pendingCleanup { return [s.idToken, s.refreshToken, c.idToken] }
+    if let c = s.pendingCleanup {
+      return [s.idToken, s.refreshToken, c.idToken] + (c.refreshToken.map { [$0] } ?? [])
+    }
     return [s.idToken, s.refreshToken]
   }
 
   static func usedTokens(_ effect: Effect) -> [String] {
     guard case .request(_, let request) = effect else { return [] }
     switch request {
-    case .refreshToken(let t), .deleteAccount(let t): return [t]
+    case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
+      .unlinkProvider(_, let t):
+      return [t]
     case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return [t]
     case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset:

@@ -18,8 +18,10 @@ public enum Phase: Hashable, Sendable {
   case migrating(Migration)
   /// A sensitive operation needs a recent sign-in and waits.
   case reauthenticationRequired(operation: SensitiveOperation)
-  /// `deleteAccount` in flight.
-  case deletingAccount(request: RequestID)
+  /// Deleting the account: revoking what must be revoked first, then `accounts:delete`.
+  case deletingAccount(Deletion)
+  /// Removing a provider from the account.
+  case unlinkingProvider(Unlink)
   /// An email/password request in flight.
   case emailFlow(EmailFlow)
 }
@@ -55,13 +57,66 @@ public struct MigrationOffer: Hashable, Sendable {
 }
 
 /// `migrating`: the sign-in to the owner of the conflicting account.
-public struct Migration: Hashable, Sendable {
+public struct Migration: Hashable, Codable, Sendable {
   /// What the app chose.
   public var choice: MigrationChoice
-  /// The `signInWithIdp` in flight.
+  /// The request in flight: `signInWithIdp`, or `authorize` while `credential` is nil.
   public var request: RequestID
-  /// The credential it sends.
-  public var credential: IdPCredential
+  /// The credential the sign-in sends; `nil` while the provider is asked for a fresh one.
+  public var credential: IdPCredential?
+  /// The provider whose account has the owner.
+  public var provider: ProviderID
+  /// Whether the provider was already asked again once (it is never asked twice).
+  public var reauthorized: Bool
+
+  public init(
+    choice: MigrationChoice, request: RequestID, credential: IdPCredential?, provider: ProviderID,
+    reauthorized: Bool = false
+  ) {
+    self.choice = choice
+    self.request = request
+    self.credential = credential
+    self.provider = provider
+    self.reauthorized = reauthorized
+  }
+}
+
+/// `deletingAccount`: where the deletion stands.
+public struct Deletion: Hashable, Codable, Sendable {
+  /// The request of this step (`nil` while waiting for a token refresh).
+  public var request: RequestID?
+  /// The step.
+  public var step: DeletionStep
+
+  public init(request: RequestID?, step: DeletionStep) {
+    self.request = request
+    self.step = step
+  }
+}
+
+/// The steps of an account deletion.
+public enum DeletionStep: Hashable, Codable, Sendable {
+  /// The provider's consent step, for a fresh authorization code (and a recent sign-in).
+  case authorizing(provider: ProviderID)
+  /// `signInWithIdp` with that credential, proving the user again.
+  case reauthenticating(credential: IdPCredential)
+  /// `accounts:revokeToken` with the credential's authorization code.
+  case revoking(provider: ProviderID)
+  /// `accounts:delete`.
+  case deleting
+  /// At launch, a deletion whose revocations are done waits for a fresh ID token to delete with.
+  case waitingForToken
+}
+
+/// `unlinkingProvider`: which provider is being removed.
+public struct Unlink: Hashable, Codable, Sendable {
+  public var provider: ProviderID
+  public var request: RequestID
+
+  public init(provider: ProviderID, request: RequestID) {
+    self.provider = provider
+    self.request = request
+  }
 }
 
 /// An email/password request in flight.
@@ -94,26 +149,34 @@ public struct SignedInUser: Hashable, Codable, Sendable {
     @exclusivity(unchecked) var session: Session
     @exclusivity(unchecked) var token: TokenStatus
     @exclusivity(unchecked) var cleanupRequest: RequestID?
+    @exclusivity(unchecked) var cleanupRefreshing: Bool
 
-    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?) {
+    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?, cleanupRefreshing: Bool) {
       self.session = session
       self.token = token
       self.cleanupRequest = cleanupRequest
+      self.cleanupRefreshing = cleanupRefreshing
     }
   }
 
   private var storage: Storage
 
   /// Creates a user with a fresh token.
-  public init(session: Session, token: TokenStatus = .fresh, cleanupRequest: RequestID? = nil) {
-    storage = Storage(session: session, token: token, cleanupRequest: cleanupRequest)
+  public init(
+    session: Session, token: TokenStatus = .fresh, cleanupRequest: RequestID? = nil,
+    cleanupRefreshing: Bool = false
+  ) {
+    storage = Storage(
+      session: session, token: token, cleanupRequest: cleanupRequest,
+      cleanupRefreshing: cleanupRefreshing)
   }
 
   private var storageForWriting: Storage {
     mutating get {
       if !isKnownUniquelyReferenced(&storage) {
         storage = Storage(
-          session: storage.session, token: storage.token, cleanupRequest: storage.cleanupRequest)
+          session: storage.session, token: storage.token, cleanupRequest: storage.cleanupRequest,
+          cleanupRefreshing: storage.cleanupRefreshing)
       }
       return storage
     }
@@ -131,10 +194,17 @@ public struct SignedInUser: Hashable, Codable, Sendable {
     _modify { yield &storageForWriting.token }
   }
 
-  /// The in-flight deletion of a migrated anonymous account, if any.
+  /// The in-flight deletion of a migrated anonymous account (or the refresh of its token that
+  /// comes first), if any.
   public var cleanupRequest: RequestID? {
     _read { yield storage.cleanupRequest }
     _modify { yield &storageForWriting.cleanupRequest }
+  }
+
+  /// Whether `cleanupRequest` is the refresh of the anonymous account's token (not the delete).
+  public var cleanupRefreshing: Bool {
+    _read { yield storage.cleanupRefreshing }
+    _modify { yield &storageForWriting.cleanupRefreshing }
   }
 
   /// The refresh in flight, if any.
@@ -151,23 +221,26 @@ public struct SignedInUser: Hashable, Codable, Sendable {
 
   public static func == (a: SignedInUser, b: SignedInUser) -> Bool {
     a.storage === b.storage
-      || (a.session == b.session && a.token == b.token && a.cleanupRequest == b.cleanupRequest)
+      || (a.session == b.session && a.token == b.token && a.cleanupRequest == b.cleanupRequest
+        && a.cleanupRefreshing == b.cleanupRefreshing)
   }
 
   public func hash(into hasher: inout Hasher) {
     hasher.combine(session)
     hasher.combine(token)
     hasher.combine(cleanupRequest)
+    hasher.combine(cleanupRefreshing)
   }
 
-  private enum CodingKeys: String, CodingKey { case session, token, cleanupRequest }
+  private enum CodingKeys: String, CodingKey { case session, token, cleanupRequest, cleanupRefreshing }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       session: try c.decode(Session.self, forKey: .session),
       token: try c.decode(TokenStatus.self, forKey: .token),
-      cleanupRequest: try c.decodeIfPresent(RequestID.self, forKey: .cleanupRequest))
+      cleanupRequest: try c.decodeIfPresent(RequestID.self, forKey: .cleanupRequest),
+      cleanupRefreshing: try c.decodeIfPresent(Bool.self, forKey: .cleanupRefreshing) ?? false)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -175,6 +248,7 @@ public struct SignedInUser: Hashable, Codable, Sendable {
     try c.encode(session, forKey: .session)
     try c.encode(token, forKey: .token)
     try c.encodeIfPresent(cleanupRequest, forKey: .cleanupRequest)
+    if cleanupRefreshing { try c.encode(true, forKey: .cleanupRefreshing) }
   }
 }
 
@@ -206,4 +280,6 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   case deleteAccount
   /// Link this provider credential.
   case link(credential: IdPCredential)
+  /// Remove this provider from the account.
+  case unlink(provider: ProviderID)
 }

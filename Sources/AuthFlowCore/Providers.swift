@@ -184,11 +184,13 @@ public struct IdPCredential: Hashable, Codable, Sendable {
     @exclusivity(unchecked) var pendingToken: String?
     @exclusivity(unchecked) var authorizationCode: String?
     @exclusivity(unchecked) var email: String?
-    @exclusivity(unchecked) var displayName: String?
+    @exclusivity(unchecked) var givenName: String?
+    @exclusivity(unchecked) var familyName: String?
 
     init(
       provider: ProviderID, idToken: String?, accessToken: String?, rawNonce: String?,
-      pendingToken: String?, authorizationCode: String?, email: String?, displayName: String?
+      pendingToken: String?, authorizationCode: String?, email: String?, givenName: String?,
+      familyName: String?
     ) {
       self.provider = provider
       self.idToken = idToken
@@ -197,14 +199,15 @@ public struct IdPCredential: Hashable, Codable, Sendable {
       self.pendingToken = pendingToken
       self.authorizationCode = authorizationCode
       self.email = email
-      self.displayName = displayName
+      self.givenName = givenName
+      self.familyName = familyName
     }
 
     func copy() -> Storage {
       Storage(
         provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
         pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
-        displayName: displayName)
+        givenName: givenName, familyName: familyName)
     }
 
     static func == (a: Storage, b: Storage) -> Bool {
@@ -212,7 +215,7 @@ public struct IdPCredential: Hashable, Codable, Sendable {
         || (a.provider == b.provider && a.idToken == b.idToken && a.accessToken == b.accessToken
           && a.rawNonce == b.rawNonce && a.pendingToken == b.pendingToken
           && a.authorizationCode == b.authorizationCode && a.email == b.email
-          && a.displayName == b.displayName)
+          && a.givenName == b.givenName && a.familyName == b.familyName)
     }
 
     func hash(into h: inout Hasher) {
@@ -223,7 +226,8 @@ public struct IdPCredential: Hashable, Codable, Sendable {
       h.combine(pendingToken)
       h.combine(authorizationCode)
       h.combine(email)
-      h.combine(displayName)
+      h.combine(givenName)
+      h.combine(familyName)
     }
   }
 
@@ -240,12 +244,12 @@ public struct IdPCredential: Hashable, Codable, Sendable {
   public init(
     provider: ProviderID, idToken: String? = nil, accessToken: String? = nil,
     rawNonce: String? = nil, pendingToken: String? = nil, authorizationCode: String? = nil,
-    email: String? = nil, displayName: String? = nil
+    email: String? = nil, givenName: String? = nil, familyName: String? = nil
   ) {
     storage = Storage(
       provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
       pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
-      displayName: displayName)
+      givenName: givenName, familyName: familyName)
   }
 
   /// Which provider issued it.
@@ -283,11 +287,24 @@ public struct IdPCredential: Hashable, Codable, Sendable {
     get { storage.email }
     set { storageForWriting.email = newValue }
   }
-  /// The user's name, which Apple gives only on the first authorization.
-  public var displayName: String? {
-    get { storage.displayName }
-    set { storageForWriting.displayName = newValue }
+  /// The user's given name, which Apple gives only on the first authorization.
+  public var givenName: String? {
+    get { storage.givenName }
+    set { storageForWriting.givenName = newValue }
   }
+  /// The user's family name, likewise.
+  public var familyName: String? {
+    get { storage.familyName }
+    set { storageForWriting.familyName = newValue }
+  }
+  /// The name to keep: given and family name joined, or `nil` when the provider gave none.
+  public var fullName: String? {
+    let parts = [givenName, familyName].compactMap { $0 }.filter { !$0.isEmpty }
+    return parts.isEmpty ? nil : parts.joined(separator: " ")
+  }
+  /// Whether there is anything to send Firebase: an ID token, an access token or a pending
+  /// token (a conflict answer may carry none of them).
+  public var hasToken: Bool { idToken != nil || accessToken != nil || pendingToken != nil }
 
   public static func == (a: IdPCredential, b: IdPCredential) -> Bool { a.storage == b.storage }
   public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }

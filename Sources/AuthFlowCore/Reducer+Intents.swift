@@ -16,6 +16,8 @@ extension AuthMachine {
       providerTapped(provider, link: false, fx: &fx)
     case .linkProviderTapped(let provider):
       providerTapped(provider, link: true, fx: &fx)
+    case .unlinkProviderTapped(let provider):
+      unlinkTapped(provider, fx: &fx)
     case .signInWithEmail(let email, let password):
       guard case .resting = phase else { return }
       guard let user else {
@@ -42,17 +44,17 @@ extension AuthMachine {
     case .migrationFinished:
       guard let cleanup = user?.session.pendingCleanup, !cleanup.dataMoved else { return }
       user?.session.pendingCleanup?.dataMoved = true
-      if let session = user?.session { fx.append(.persistSession(session: session)) }
-      startCleanupIfDue(fx: &fx)
+      persist(&fx)
+      startCleanupIfDue(now: now, fx: &fx)
     case .reauthenticateTapped(let chosen):
       reauthenticateTapped(chosen, fx: &fx)
     case .signOutTapped(let discard):
       signOutTapped(discardAnonymousData: discard, fx: &fx)
     case .deleteAccountTapped:
-      guard case .resting = phase, let token = user?.session.idToken else { return }
-      phase = .deletingAccount(request: send(.deleteAccount(idToken: token), &fx))
+      guard case .resting = phase, user != nil else { return }
+      startDeletion(now: now, fx: &fx)
     case .cancelTapped:
-      cancelTapped()
+      cancelTapped(fx: &fx)
     case .idTokenRequested(let requestId, let force):
       requestToken(requestId, force: force, now: now, fx: &fx)
     }
@@ -84,7 +86,7 @@ extension AuthMachine {
       resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .emailFlow:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -106,8 +108,17 @@ extension AuthMachine {
       phase = .resting
     case .merge, .switchWithoutData:
       // The anonymous account is kept until this sign-in succeeds.
+      let provider = credential.provider
+      if !credential.hasToken, policy.providers[provider].afterLinkConflict == .retryThenReauthorize {
+        // The conflict answer carries nothing to sign in with: ask the provider again.
+        let r = send(.authorize(provider: provider, intent: .signIn, loginHint: nil), &fx)
+        phase = .migrating(
+          Migration(choice: choice, request: r, credential: nil, provider: provider, reauthorized: true))
+        return
+      }
       let r = send(.signInWithIdp(credential: credential, linkTo: nil), &fx)
-      phase = .migrating(Migration(choice: choice, request: r, credential: credential))
+      phase = .migrating(
+        Migration(choice: choice, request: r, credential: credential, provider: provider))
     }
   }
 
@@ -116,7 +127,7 @@ extension AuthMachine {
     case .starting, .restoring:
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .emailFlow:
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -129,7 +140,7 @@ extension AuthMachine {
     }
   }
 
-  mutating func cancelTapped() {
+  mutating func cancelTapped(fx: inout [Effect]) {
     switch phase {
     case .signingInAnonymously, .emailFlow, .migrationRequired, .migrating,
       .reauthenticationRequired:
@@ -138,9 +149,31 @@ extension AuthMachine {
       phase = .resting
     case .providerFlow(let flow):
       phase = Self.origin(of: flow.purpose)
-    case .starting, .restoring, .resting, .deletingAccount:
-      return  // Nothing to cancel (a deletion already sent cannot be taken back).
+    case .deletingAccount(let d):
+      // Only while the consent step is up: nothing has been sent that could not be taken back.
+      if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }
+    case .starting, .restoring, .resting, .unlinkingProvider:
+      return  // Nothing to cancel (a request already sent cannot be taken back).
     }
+  }
+
+  /// Remove a provider from a permanent account, never its last way to sign in.
+  mutating func unlinkTapped(_ provider: ProviderID, fx: inout [Effect]) {
+    guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+    guard session.providers.contains(provider.rawValue) else {
+      return Self.report(
+        AuthError(code: "PROVIDER_NOT_LINKED", message: "\(provider) is not linked to this account"),
+        &fx)
+    }
+    guard session.providers.contains(where: { $0 != provider.rawValue }) else {
+      return Self.report(
+        AuthError(
+          code: "LAST_SIGN_IN_METHOD",
+          message: "\(provider) is the only way to sign in to this account: link another first"),
+        &fx)
+    }
+    let r = send(.unlinkProvider(provider: provider, idToken: session.idToken), &fx)
+    phase = .unlinkingProvider(Unlink(provider: provider, request: r))
   }
 
   /// Where a provider flow returns to when it ends without a new session.

@@ -9,7 +9,7 @@ extension AuthMachine {
       return handleRefreshResult(result, now: now, fx: &fx)
     }
     if let r = user?.cleanupRequest, r == id {
-      return handleCleanupResult(result, fx: &fx)
+      return handleCleanupResult(result, now: now, fx: &fx)
     }
     // Below, a result that is not the phase's own request is stale: cancelled, replaced or
     // signed out.
@@ -41,13 +41,13 @@ extension AuthMachine {
       }
     case .migrating(let migration):
       guard migration.request == id else { return }
-      migrationAnswered(result, choice: migration.choice, now: now, fx: &fx)
-    case .deletingAccount(let r):
-      guard r == id else { return }
-      guard case .accountDeleted = result else {
-        return fail(result, origin: .resting, sensitive: .deleteAccount, fx: &fx)
-      }
-      signOut(notification: nil, fx: &fx)
+      migrationAnswered(result, migration: migration, now: now, fx: &fx)
+    case .deletingAccount(let deletion):
+      guard deletion.request == id else { return }
+      deletionAnswered(result, deletion: deletion, now: now, fx: &fx)
+    case .unlinkingProvider(let unlink):
+      guard unlink.request == id else { return }
+      unlinkAnswered(result, unlink: unlink, fx: &fx)
     case .starting, .resting, .migrationRequired, .reauthenticationRequired:
       return  // These phases await no request of their own.
     }
@@ -65,13 +65,15 @@ extension AuthMachine {
         // The app had not moved the data before the relaunch: ask again.
         fx.append(.notify(notification: .migrationReady(from: cleanup.uid, to: session.uid)))
       }
-      startCleanupIfDue(fx: &fx)
+      startCleanupIfDue(now: now, fx: &fx)
+      // A deletion the app did not live to finish: finish it.
+      resumeDeletion(now: now, fx: &fx)
     case .sessionLoaded(nil):
       phase = .resting
       Self.deliver(.failure(error: .notSignedIn), to: waiters, &fx)
     case .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
       .credentialAlreadyInUse, .requestFailed, .tokenRefreshed, .accountDeleted,
-      .passwordResetSent:
+      .passwordResetSent, .tokenRevoked, .providerUnlinked:
       let error = result.failure
       if error.kind.isRetryable {
         // Storage not readable yet (a locked keychain): wait and read again; never sign out.
@@ -120,7 +122,8 @@ extension AuthMachine {
     case .providerCancelled:
       phase = origin
     case .providerSucceeded, .providerFailed, .sessionLoaded, .signedIn, .credentialAlreadyInUse,
-      .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent:
+      .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent, .tokenRevoked,
+      .providerUnlinked:
       // A credential for another provider is a broken interpreter, like any wrong answer.
       phase = origin
       Self.report(result.failure, &fx)
@@ -142,7 +145,7 @@ extension AuthMachine {
       }
       renewSession(with: session, now: now, fx: &fx)
       phase = .resting
-      if let resume { self.resume(resume, fx: &fx) }
+      if let resume { self.resume(resume, now: now, fx: &fx) }
     case (.signedIn, .signIn), (.signedIn, .upgrade), (.signedIn, .link):
       signedIn(result, now: now, fx: &fx)
     case (.credentialAlreadyInUse(let conflict, let email), .upgrade):
@@ -162,7 +165,7 @@ extension AuthMachine {
       Self.report(.credentialAlreadyInUse, &fx)
     case (.sessionLoaded, _), (.providerSucceeded, _), (.providerCancelled, _),
       (.providerFailed, _), (.requestFailed, _), (.tokenRefreshed, _), (.accountDeleted, _),
-      (.passwordResetSent, _):
+      (.passwordResetSent, _), (.tokenRevoked, _), (.providerUnlinked, _):
       let sensitive: SensitiveOperation? =
         flow.purpose == .link ? .link(credential: credential) : nil
       fail(result, origin: origin, sensitive: sensitive, fx: &fx)
@@ -170,40 +173,75 @@ extension AuthMachine {
   }
 
   /// Runs the operation that waited for a successful reauthentication.
-  mutating func resume(_ operation: SensitiveOperation, fx: inout [Effect]) {
+  mutating func resume(_ operation: SensitiveOperation, now: Instant, fx: inout [Effect]) {
     guard let token = user?.session.idToken else { return }
     switch operation {
     case .deleteAccount:
-      phase = .deletingAccount(request: send(.deleteAccount(idToken: token), &fx))
+      startDeletion(now: now, fx: &fx)
     case .link(let credential):
+      let provider = credential.provider
+      if policy.providers[provider].nonce == .requiredSingleUse {
+        // That credential was sent once with its nonce and can never be sent again: ask anew.
+        let r = send(.authorize(provider: provider, intent: .link, loginHint: nil), &fx)
+        phase = .providerFlow(ProviderFlow(provider: provider, purpose: .link, request: r, credential: nil))
+        return
+      }
       let r = send(.signInWithIdp(credential: credential, linkTo: token), &fx)
       phase = .providerFlow(
-        ProviderFlow(
-          provider: credential.provider, purpose: .link, request: r, credential: credential))
+        ProviderFlow(provider: provider, purpose: .link, request: r, credential: credential))
+    case .unlink(let provider):
+      let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
+      phase = .unlinkingProvider(Unlink(provider: provider, request: r))
     }
   }
 
-  /// The sign-in to the existing account answered.
+  /// Codes with which a provider refuses a retry of a conflict's answer: ask it again instead.
+  static let retryRefusals: Set<String> = [
+    "MISSING_OR_INVALID_NONCE", "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN",
+  ]
+
+  /// A step of the sign-in to the owner of the conflicting account answered.
   mutating func migrationAnswered(
-    _ result: RequestResult, choice: MigrationChoice, now: Instant, fx: inout [Effect]
+    _ result: RequestResult, migration m: Migration, now: Instant, fx: inout [Effect]
   ) {
-    guard case .signedIn(var session) = result, let anonymous = user,
-      session.uid != anonymous.session.uid
-    else {
-      // Any failure returns to anonymous with nothing deleted.
-      phase = .resting
-      return Self.report(result.failure, &fx)
+    if m.credential == nil {
+      // The provider's consent step, asked again for a credential to sign in with.
+      guard case .providerSucceeded(let c) = result, c.provider == m.provider else {
+        phase = .resting  // Back to anonymous; nothing deleted.
+        if case .providerCancelled = result { return }
+        return Self.report(result.failure, &fx)
+      }
+      let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
+      phase = .migrating(
+        Migration(choice: m.choice, request: r, credential: c, provider: m.provider, reauthorized: true))
+      return
     }
+    guard case .signedIn(var session) = result, let anonymous = user, session.uid != anonymous.session.uid
+    else {
+      let error = result.failure
+      if !m.reauthorized, Self.retryRefusals.contains(error.code),
+        policy.providers[m.provider].afterLinkConflict == .retryThenReauthorize
+      {
+        // The retry with the conflict's answer was refused: ask the provider once more.
+        let r = send(.authorize(provider: m.provider, intent: .signIn, loginHint: nil), &fx)
+        phase = .migrating(
+          Migration(choice: m.choice, request: r, credential: nil, provider: m.provider, reauthorized: true))
+        return
+      }
+      // Any other failure returns to anonymous with nothing deleted.
+      phase = .resting
+      return Self.report(error, &fx)
+    }
+    let old = anonymous.session
     session.pendingCleanup = AnonymousCleanup(
-      uid: anonymous.session.uid, idToken: anonymous.session.idToken,
-      dataMoved: choice == .switchWithoutData)
+      uid: old.uid, idToken: old.idToken, dataMoved: m.choice == .switchWithoutData,
+      refreshToken: old.refreshToken, expiresAt: old.expiresAt)
     begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
     phase = .resting
-    if choice == .merge {
-      fx.append(
-        .notify(notification: .migrationReady(from: anonymous.session.uid, to: session.uid)))
+    if m.choice == .merge {
+      fx.append(.notify(notification: .migrationReady(from: old.uid, to: session.uid)))
     }
-    startCleanupIfDue(fx: &fx)
+    startCleanupIfDue(now: now, fx: &fx)
   }
 
   /// A request of the current flow failed (or answered with the wrong kind of result).

@@ -18,7 +18,7 @@ extension AuthMachine {
       restore.waiters.append(id)
       phase = .restoring(restore)
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .emailFlow:
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
       guard let token = user?.token else {
         return fx.append(
           .deliverIDToken(
@@ -102,10 +102,12 @@ extension AuthMachine {
       fx.append(.persistSession(session: session))
       fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(session, now: now)))
       Self.deliver(.token(idToken: idToken), to: waiters, &fx)
+      continueDeletionAfterRefresh(fx: &fx)
     case .requestFailed(let error) where error.kind == .sessionDead:
       signOut(waiterError: error, notification: .sessionExpired, fx: &fx)
     case .sessionLoaded, .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
-      .credentialAlreadyInUse, .requestFailed, .accountDeleted, .passwordResetSent:
+      .credentialAlreadyInUse, .requestFailed, .accountDeleted, .passwordResetSent,
+      .tokenRevoked, .providerUnlinked:
       // Anything else keeps the user signed in and retries later, doubling the delay.
       let error = result.failure
       Self.deliver(.failure(error: error), to: waiters, &fx)
@@ -116,19 +118,39 @@ extension AuthMachine {
     }
   }
 
-  /// Deletes the migrated anonymous account once its data is moved.
-  mutating func startCleanupIfDue(fx: inout [Effect]) {
+  /// Deletes the migrated anonymous account once its data is moved; when its ID token has
+  /// expired since the migration (the app moved the data much later), refreshes it first with
+  /// the anonymous account's refresh token.
+  mutating func startCleanupIfDue(now: Instant, fx: inout [Effect]) {
     guard let user, user.cleanupRequest == nil, let cleanup = user.session.pendingCleanup,
       cleanup.dataMoved
     else { return }
+    if let refreshToken = cleanup.refreshToken, let expiresAt = cleanup.expiresAt,
+      expiresAt - now <= policy.refreshMargin
+    {
+      let r = send(.refreshToken(refreshToken: refreshToken), &fx)
+      self.user?.cleanupRequest = r
+      self.user?.cleanupRefreshing = true
+      return
+    }
     let r = send(.deleteAccount(idToken: cleanup.idToken), &fx)
     self.user?.cleanupRequest = r
+    self.user?.cleanupRefreshing = false
   }
 
-  /// The answer to the anonymous account's deletion.
-  mutating func handleCleanupResult(_ result: RequestResult, fx: inout [Effect]) {
+  /// The answer to the cleanup's refresh or deletion.
+  mutating func handleCleanupResult(_ result: RequestResult, now: Instant, fx: inout [Effect]) {
+    let refreshing = user?.cleanupRefreshing ?? false
     user?.cleanupRequest = nil
-    if case .accountDeleted = result {
+    user?.cleanupRefreshing = false
+    if refreshing, case .tokenRefreshed(let idToken, let refreshToken, let expiresIn) = result {
+      user?.session.pendingCleanup?.idToken = idToken
+      user?.session.pendingCleanup?.refreshToken = refreshToken
+      user?.session.pendingCleanup?.expiresAt = now + expiresIn
+      persist(&fx)
+      return startCleanupIfDue(now: now, fx: &fx)
+    }
+    if !refreshing, case .accountDeleted = result {
       return finishCleanup(fx: &fx)
     }
     let error = result.failure
@@ -144,6 +166,6 @@ extension AuthMachine {
   /// Drops the cleanup record (the account is gone, or cannot be deleted with what we hold).
   private mutating func finishCleanup(fx: inout [Effect]) {
     user?.session.pendingCleanup = nil
-    if let session = user?.session { fx.append(.persistSession(session: session)) }
+    persist(&fx)
   }
 }

@@ -85,7 +85,7 @@ extension RequestResult {
           code: AuthError.unexpectedResponse.code, message: "expiresIn out of range"))
     case .sessionLoaded, .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
       .credentialAlreadyInUse, .requestFailed, .tokenRefreshed, .accountDeleted,
-      .passwordResetSent:
+      .passwordResetSent, .tokenRevoked, .providerUnlinked:
       return self
     }
   }

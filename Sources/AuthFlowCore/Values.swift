@@ -39,10 +39,13 @@ public struct Session: Hashable, Codable, Sendable {
     @exclusivity(unchecked) var refreshToken: String
     @exclusivity(unchecked) var expiresAt: Instant
     @exclusivity(unchecked) var pendingCleanup: AnonymousCleanup?
+    @exclusivity(unchecked) var displayName: String?
+    @exclusivity(unchecked) var pendingDeletion: DeletionRecord?
 
     init(
       uid: String, anonymous: Bool, providers: [String], email: String?, idToken: String,
-      refreshToken: String, expiresAt: Instant, pendingCleanup: AnonymousCleanup?
+      refreshToken: String, expiresAt: Instant, pendingCleanup: AnonymousCleanup?,
+      displayName: String?, pendingDeletion: DeletionRecord?
     ) {
       self.uid = uid
       self.anonymous = anonymous
@@ -52,19 +55,23 @@ public struct Session: Hashable, Codable, Sendable {
       self.refreshToken = refreshToken
       self.expiresAt = expiresAt
       self.pendingCleanup = pendingCleanup
+      self.displayName = displayName
+      self.pendingDeletion = pendingDeletion
     }
 
     func copy() -> Storage {
       Storage(
         uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
-        refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup)
+        refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
+        displayName: displayName, pendingDeletion: pendingDeletion)
     }
 
     static func == (a: Storage, b: Storage) -> Bool {
       a === b
         || (a.uid == b.uid && a.anonymous == b.anonymous && a.providers == b.providers
           && a.email == b.email && a.idToken == b.idToken && a.refreshToken == b.refreshToken
-          && a.expiresAt == b.expiresAt && a.pendingCleanup == b.pendingCleanup)
+          && a.expiresAt == b.expiresAt && a.pendingCleanup == b.pendingCleanup
+          && a.displayName == b.displayName && a.pendingDeletion == b.pendingDeletion)
     }
 
     func hash(into h: inout Hasher) {
@@ -76,6 +83,8 @@ public struct Session: Hashable, Codable, Sendable {
       h.combine(refreshToken)
       h.combine(expiresAt)
       h.combine(pendingCleanup)
+      h.combine(displayName)
+      h.combine(pendingDeletion)
     }
   }
 
@@ -92,11 +101,13 @@ public struct Session: Hashable, Codable, Sendable {
   public init(
     uid: String, anonymous: Bool, providers: [String] = [], email: String? = nil,
     idToken: String, refreshToken: String, expiresAt: Instant,
-    pendingCleanup: AnonymousCleanup? = nil
+    pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
+    pendingDeletion: DeletionRecord? = nil
   ) {
     storage = Storage(
       uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
-      refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup)
+      refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
+      displayName: displayName, pendingDeletion: pendingDeletion)
   }
 
   /// The Firebase uid (`localId`).
@@ -139,6 +150,17 @@ public struct Session: Hashable, Codable, Sendable {
     get { storage.pendingCleanup }
     _modify { yield &storageForWriting.pendingCleanup }
   }
+  /// The user's name, as the provider gave it (Apple gives it on the first authorization only,
+  /// so it is kept here).
+  public var displayName: String? {
+    get { storage.displayName }
+    set { storageForWriting.displayName = newValue }
+  }
+  /// An account deletion under way; persisted so a relaunch finishes it.
+  public var pendingDeletion: DeletionRecord? {
+    get { storage.pendingDeletion }
+    _modify { yield &storageForWriting.pendingDeletion }
+  }
 
   public static func == (a: Session, b: Session) -> Bool { a.storage == b.storage }
   public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
@@ -160,12 +182,37 @@ public struct AnonymousCleanup: Hashable, Codable, Sendable {
   public var idToken: String
   /// False until the app has said `migrationFinished` (always true after `switchWithoutData`).
   public var dataMoved: Bool
+  /// The anonymous account's refresh token: when `idToken` has expired by the time the data is
+  /// moved (an hour later, a week later), it gets a fresh one to delete the account with.
+  public var refreshToken: String?
+  /// When `idToken` expires (`nil` in records written before this was kept: used as it is).
+  public var expiresAt: Instant?
 
   /// Creates a cleanup record.
-  public init(uid: String, idToken: String, dataMoved: Bool) {
+  public init(
+    uid: String, idToken: String, dataMoved: Bool, refreshToken: String? = nil,
+    expiresAt: Instant? = nil
+  ) {
     self.uid = uid
     self.idToken = idToken
     self.dataMoved = dataMoved
+    self.refreshToken = refreshToken
+    self.expiresAt = expiresAt
+  }
+}
+
+/// An account deletion under way, kept in the stored session: which providers' grants are
+/// revoked already, and whether the deletion request itself is next.
+public struct DeletionRecord: Hashable, Codable, Sendable {
+  /// Providers whose revocation is done (or was refused for good and reported).
+  public var revoked: [ProviderID]
+  /// True once every revocation is behind: what is left is `accounts:delete`.
+  public var deleting: Bool
+
+  /// Creates a record.
+  public init(revoked: [ProviderID] = [], deleting: Bool = false) {
+    self.revoked = revoked
+    self.deleting = deleting
   }
 }
 

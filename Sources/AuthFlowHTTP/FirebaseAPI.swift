@@ -95,15 +95,21 @@ public struct FirebaseAPI: Sendable {
       anonymous: false)
   }
 
-  /// `accounts:signInWithIdp` with a provider credential; `linkTo` links the current user. A
-  /// link conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the
-  /// updated credential Firebase echoes (never with the nonce: that pair was spent), so the app
-  /// can sign in to the account that owns it.
+  /// `accounts:signInWithIdp` with a provider credential; `linkTo` links the current user.
+  ///
+  /// The credential's raw nonce goes with its ID token (Apple checks its SHA-256 against the
+  /// token's `nonce` claim), and the user's name, which Apple gives only on the first
+  /// authorization, goes as `user={"name":{…}}`; when the answer has no `displayName` the name
+  /// is set with `accounts:update` (best effort) and kept in the session either way. A link
+  /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
+  /// credential Firebase echoes (`oauthIdToken`, `pendingToken`): never with the nonce, whose pair
+  /// with the ID token was spent, and never with an ID token that was sent with a nonce.
   public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> RequestResult {
     var post = [("providerId", credential.provider.rawValue)]
     if let t = credential.idToken { post.append(("id_token", t)) }
     if let n = credential.rawNonce { post.append(("nonce", n)) }
     if let t = credential.accessToken { post.append(("access_token", t)) }
+    if let user = Self.userJSON(credential) { post.append(("user", user)) }
     var body: [String: Any] = [
       "requestUri": "http://localhost", "postBody": FormEncoding.encode(post),
       "returnSecureToken": true, "returnIdpCredential": true,
@@ -114,12 +120,14 @@ public struct FirebaseAPI: Sendable {
     if case .success(let json) = result, let message = json["errorMessage"] as? String {
       let code = FirebaseError.code(in: message)
       if code == "FEDERATED_USER_ID_ALREADY_LINKED" {
+        let reusable = credential.rawNonce == nil ? credential.idToken : nil
         let updated = IdPCredential(
           provider: credential.provider,
-          idToken: json["oauthIdToken"] as? String ?? credential.idToken,
+          idToken: json["oauthIdToken"] as? String ?? reusable,
           accessToken: json["oauthAccessToken"] as? String ?? credential.accessToken,
           pendingToken: json["pendingToken"] as? String,
-          email: json["email"] as? String ?? credential.email)
+          email: json["email"] as? String ?? credential.email,
+          givenName: credential.givenName, familyName: credential.familyName)
         return .credentialAlreadyInUse(credential: updated, email: json["email"] as? String)
       }
       return .requestFailed(error: FirebaseError.parse(message))
@@ -128,7 +136,67 @@ public struct FirebaseAPI: Sendable {
       return .requestFailed(
         error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
     }
-    return await session(from: result, anonymous: false)
+    var signedIn = await session(from: result, anonymous: false)
+    if case .signedIn(var s) = signedIn, let name = credential.fullName {
+      if s.displayName == nil {
+        // Apple's name arrives once; Firebase may not have kept it: set it, and keep it anyway.
+        _ = await call("update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
+        s.displayName = name
+      }
+      signedIn = .signedIn(session: s)
+    }
+    return signedIn
+  }
+
+  /// `{"name":{"firstName":…,"lastName":…}}` (keys sorted, missing parts left out), or nil.
+  static func userJSON(_ c: IdPCredential) -> String? {
+    var name: [String] = []
+    if let g = c.givenName, !g.isEmpty { name.append("\"firstName\":" + jsonString(g)) }
+    if let f = c.familyName, !f.isEmpty { name.append("\"lastName\":" + jsonString(f)) }
+    return name.isEmpty ? nil : "{\"name\":{" + name.joined(separator: ",") + "}}"
+  }
+
+  static func jsonString(_ s: String) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: [s])) ?? Data("[\"\"]".utf8)
+    return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+  }
+
+  /// `accounts:revokeToken` (v2): revokes the provider's grant with an authorization code
+  /// (`tokenType: CODE`), for an account about to be deleted. The Auth emulator does not
+  /// implement it (HTTP 501): that comes back as `REVOCATION_UNSUPPORTED`.
+  public func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
+    -> RequestResult
+  {
+    let base = endpoints.identityToolkit.deletingLastPathComponent().appendingPathComponent("v2")
+    let url = base.appendingPathComponent("accounts:revokeToken")
+    let body: [String: Any] = [
+      "providerId": provider.rawValue, "tokenType": "CODE", "token": authorizationCode,
+      "idToken": idToken,
+    ]
+    guard let data = try? JSONSerialization.data(withJSONObject: body) else {
+      return .requestFailed(error: AuthError(code: "INTERNAL_ERROR", message: "cannot encode revokeToken"))
+    }
+    switch await send(url: url, body: data, contentType: "application/json") {
+    case .success: return .tokenRevoked
+    case .failure(let e) where e.code == "HTTP_501" || e.code == "NOT_IMPLEMENTED":
+      return .requestFailed(
+        error: AuthError(code: "REVOCATION_UNSUPPORTED", message: "this backend does not revoke tokens"))
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `accounts:update` with `deleteProvider`: what is linked afterwards comes back.
+  public func unlink(provider: ProviderID, idToken: String) async -> RequestResult {
+    switch await call("update", ["idToken": idToken, "deleteProvider": [provider.rawValue]]) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let infos = json["providerUserInfo"] as? [[String: Any]] else {
+        return .requestFailed(
+          error: AuthError(code: "UNEXPECTED_RESPONSE", message: "update response lacks providerUserInfo"))
+      }
+      let providers = infos.compactMap { $0["providerId"] as? String }.filter { $0 != provider.rawValue }
+      return .providerUnlinked(providers: providers)
+    }
   }
 
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.
@@ -228,7 +296,8 @@ public struct FirebaseAPI: Sendable {
         session: Session(
           uid: uid, anonymous: isAnonymous, providers: providers,
           email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
-          refreshToken: refreshToken, expiresAt: clock() + expiresIn))
+          refreshToken: refreshToken, expiresAt: clock() + expiresIn,
+          displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 }))
     }
   }
 

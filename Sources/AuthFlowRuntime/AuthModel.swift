@@ -46,7 +46,7 @@ public final class AuthModel {
   public var isBusy: Bool {
     switch state {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
-      .providerAuthenticated, .migrating, .deletingAccount, .signingInWithEmail, .creatingAccount,
+      .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail, .creatingAccount,
       .sendingPasswordReset:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
@@ -83,6 +83,8 @@ public final class AuthModel {
   }
   /// Link a provider to the signed-in account.
   public func link(_ provider: ProviderID) { send(.linkProviderTapped(provider: provider)) }
+  /// Remove a provider from the account (refused for its last way to sign in).
+  public func unlink(_ provider: ProviderID) { send(.unlinkProviderTapped(provider: provider)) }
   public func signInWithGoogle() { signIn(with: .google) }
   public func linkGoogle() { link(.google) }
   public func signIn(email: String, password: String) {

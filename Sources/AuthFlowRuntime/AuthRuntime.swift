@@ -162,9 +162,9 @@ public actor AuthRuntime {
       }
     case .notify(let notification):
       for c in notificationSubscribers.values { c.yield(notification) }
-    case .signOutProvider(let provider):
+    case .signOutProvider(let provider, let revoke):
       let interpreter = self.interpreter
-      track { await interpreter.signOut(of: provider) }
+      track { await interpreter.signOut(of: provider, revoke: revoke) }
     case .request(let id, let request):
       let interpreter = self.interpreter
       track {

@@ -22,6 +22,8 @@ public actor TestInterpreter: AuthInterpreter {
   public private(set) var requests: [Request] = []
   /// Every provider signed out of, in order.
   public private(set) var signedOut: [ProviderID] = []
+  /// The providers also disconnected (their grant revoked) when signed out after a deletion.
+  public private(set) var disconnected: [ProviderID] = []
 
   /// An interpreter with nothing queued.
   public init() {}
@@ -67,5 +69,8 @@ public actor TestInterpreter: AuthInterpreter {
       error: AuthError(code: "NOT_SCRIPTED", message: "no answer queued for \(kind.rawValue)"))
   }
 
-  public func signOut(of provider: ProviderID) async { signedOut.append(provider) }
+  public func signOut(of provider: ProviderID, revoke: Bool) async {
+    signedOut.append(provider)
+    if revoke { disconnected.append(provider) }
+  }
 }

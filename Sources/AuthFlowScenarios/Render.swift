@@ -81,12 +81,20 @@ public enum Render {
       ("expiresIn", .number(s.expiresAt - now)),
     ]
     if let c = s.pendingCleanup {
+      var cleanup: [(key: String, value: JSONValue)] = [
+        ("uid", .string(c.uid)), ("idToken", .string(c.idToken)), ("dataMoved", .bool(c.dataMoved)),
+      ]
+      if let r = c.refreshToken { cleanup.append(("refreshToken", .string(r))) }
+      if let at = c.expiresAt { cleanup.append(("expiresAt", .string(ISOTime.format(at)))) }
+      members.append(("pendingCleanup", .object(cleanup)))
+    }
+    if let name = s.displayName { members.append(("displayName", .string(name))) }
+    if let d = s.pendingDeletion {
       members.append(
         (
-          "pendingCleanup",
+          "pendingDeletion",
           .object([
-            ("uid", .string(c.uid)), ("idToken", .string(c.idToken)),
-            ("dataMoved", .bool(c.dataMoved)),
+            ("revoked", .array(d.revoked.map { .string($0.rawValue) })), ("deleting", .bool(d.deleting)),
           ])
         ))
     }

@@ -100,6 +100,7 @@ public struct ResultTemplate: Equatable, Sendable {
     switch request {
     case .authorize(let p, _, _): p
     case .signInWithIdp(let c, _): c.provider
+    case .revokeToken(let p, _, _), .unlinkProvider(let p, _): p
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount:
       nil

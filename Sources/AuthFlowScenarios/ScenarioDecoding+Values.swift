@@ -26,6 +26,8 @@ extension JSONReader {
       return .signInWithProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
     case .linkProviderTapped:
       return .linkProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
+    case .unlinkProviderTapped:
+      return .unlinkProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
     case .signInWithEmail:
       return .signInWithEmail(
         email: try string(f["email"], join(p, "email")),
@@ -90,6 +92,10 @@ extension JSONReader {
           expiresIn: try duration(f["expiresIn"], join(p, "expiresIn"))))
     case .accountDeleted: return ResultTemplate(.accountDeleted)
     case .passwordResetSent: return ResultTemplate(.passwordResetSent)
+    case .tokenRevoked: return ResultTemplate(.tokenRevoked)
+    case .providerUnlinked:
+      return ResultTemplate(
+        .providerUnlinked(providers: try strings(f["providers"], join(p, "providers"))))
     }
   }
 
@@ -114,11 +120,21 @@ extension JSONReader {
     if let c = f["pendingCleanup"], c != .null {
       let cp = join(p, "pendingCleanup")
       let cf = try object(
-        c, cp, allowed: ["uid", "idToken", "dataMoved"], required: ["uid", "idToken"])
+        c, cp, allowed: Vocabulary.cleanupFields, required: ["uid", "idToken"])
       cleanup = AnonymousCleanup(
         uid: try string(cf["uid"], join(cp, "uid")),
         idToken: try string(cf["idToken"], join(cp, "idToken")),
-        dataMoved: try bool(cf["dataMoved"], join(cp, "dataMoved"), default: false))
+        dataMoved: try bool(cf["dataMoved"], join(cp, "dataMoved"), default: false),
+        refreshToken: try optionalString(cf["refreshToken"], join(cp, "refreshToken")),
+        expiresAt: try cf["expiresAt"].map { try time($0, join(cp, "expiresAt")) })
+    }
+    var deletion: DeletionRecord? = nil
+    if let d = f["pendingDeletion"], d != .null {
+      let dp = join(p, "pendingDeletion")
+      let df = try object(d, dp, allowed: ["revoked", "deleting"])
+      deletion = DeletionRecord(
+        revoked: try (df["revoked"].map { try strings($0, join(dp, "revoked")) } ?? []).map { ProviderID($0) },
+        deleting: try bool(df["deleting"], join(dp, "deleting"), default: false))
     }
     let session = Session(
       uid: try string(f["uid"], join(p, "uid")),
@@ -127,7 +143,9 @@ extension JSONReader {
       email: try optionalString(f["email"], join(p, "email")),
       idToken: try string(f["idToken"], join(p, "idToken")),
       refreshToken: try string(f["refreshToken"], join(p, "refreshToken")),
-      expiresAt: expiry, pendingCleanup: cleanup)
+      expiresAt: expiry, pendingCleanup: cleanup,
+      displayName: try optionalString(f["displayName"], join(p, "displayName")),
+      pendingDeletion: deletion)
     return (session, relative)
   }
 
@@ -145,7 +163,7 @@ extension JSONReader {
       idToken: try text("idToken"), accessToken: try text("accessToken"),
       rawNonce: try text("rawNonce"), pendingToken: try text("pendingToken"),
       authorizationCode: try text("authorizationCode"), email: try text("email"),
-      displayName: try text("displayName"))
+      givenName: try text("givenName"), familyName: try text("familyName"))
   }
 
   func provider(_ value: JSONValue?, _ p: String) throws -> ProviderID {

@@ -204,12 +204,12 @@ extension JSONReader {
       switch key {
       case "anonymous": _ = try bool(value, fp, default: false)
       case "providers": _ = try strings(value, fp)
-      case "email", "pendingCleanup":
+      case "email", "displayName", "pendingCleanup", "pendingDeletion":
         if value == .null { continue }
-        if key == "email" {
-          _ = try string(value, fp)
-        } else {
-          _ = try object(value, fp, allowed: ["uid", "idToken", "dataMoved"])
+        switch key {
+        case "pendingCleanup": _ = try object(value, fp, allowed: Vocabulary.cleanupFields)
+        case "pendingDeletion": _ = try object(value, fp, allowed: ["revoked", "deleting"])
+        default: _ = try string(value, fp)
         }
       case "expiresIn":
         _ = try number(value, fp, min: -Instant.longestDuration, max: Instant.longestDuration)

@@ -32,7 +32,8 @@ public enum Vocabulary {
     case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
       .migrationFinished, .deleteAccountTapped, .cancelTapped:
       []
-    case .signInWithProviderTapped, .linkProviderTapped: [FieldSpec("provider", provider)]
+    case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
+      [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
       [FieldSpec("email", string), FieldSpec("password", string)]
     case .sendPasswordReset: [FieldSpec("email", string)]
@@ -51,7 +52,9 @@ public enum Vocabulary {
     case .sessionLoaded:
       [FieldSpec("session", ##"{ "anyOf": [{ "type": "null" }, { "$ref": "#/$defs/session" }] }"##)]
     case .providerSucceeded: [FieldSpec("credential", ##"{ "$ref": "#/$defs/credential" }"##)]
-    case .providerCancelled, .accountDeleted, .passwordResetSent: []
+    case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked: []
+    case .providerUnlinked:
+      [FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##)]
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn: [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
     case .credentialAlreadyInUse:
@@ -78,7 +81,9 @@ public enum Vocabulary {
     case .sendPasswordReset: ["requestId", "email"]
     case .refreshToken: ["requestId", "refreshToken"]
     case .deleteAccount: ["requestId", "idToken"]
-    case .signOutProvider: ["provider"]
+    case .revokeToken: ["requestId", "provider", "authorizationCode", "idToken"]
+    case .unlinkProvider: ["requestId", "provider", "idToken"]
+    case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
     case .deliverIDToken: ["requestIds", "result"]
@@ -130,13 +135,16 @@ public enum Vocabulary {
   /// Fields of a session in a scenario file.
   public static let sessionFields = [
     "uid", "anonymous", "providers", "email", "idToken", "refreshToken", "expiresIn", "expiresAt",
-    "pendingCleanup",
+    "pendingCleanup", "displayName", "pendingDeletion",
   ]
+
+  /// Fields of a session's `pendingCleanup`.
+  public static let cleanupFields = ["uid", "idToken", "dataMoved", "refreshToken", "expiresAt"]
 
   /// Fields of a provider credential in a scenario file.
   public static let credentialFields = [
     "provider", "idToken", "accessToken", "rawNonce", "pendingToken", "authorizationCode",
-    "email", "displayName",
+    "email", "givenName", "familyName",
   ]
 
   static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {

@@ -34,6 +34,10 @@ public enum Alphabet {
     .signOutTapped(discardAnonymousData: true), .deleteAccountTapped, .cancelTapped,
     .idTokenRequested(requestId: 0, forceRefresh: false),
     .idTokenRequested(requestId: 0, forceRefresh: true),
+    // A second provider with other traits (a single-use nonce, revocation before deletion, a
+    // conflict answer that may have to be asked for again), and unlinking.
+    .signInWithProviderTapped(provider: .apple), .linkProviderTapped(provider: .apple),
+    .unlinkProviderTapped(provider: .google),
   ]
 
   /// Every move available in `world`, in a fixed order.
@@ -57,7 +61,9 @@ public enum Alphabet {
   public static func effectName(_ family: RequestFamily, _ machine: AuthMachine) -> String? {
     switch family {
     case .refresh: return Effect.Kind.refreshToken.rawValue
-    case .cleanup: return Effect.Kind.deleteAccount.rawValue
+    case .cleanup:
+      return (machine.user?.cleanupRefreshing == true ? Effect.Kind.refreshToken : .deleteAccount)
+        .rawValue
     case .flow:
       let kind: Effect.Kind?
       switch machine.phase {
@@ -68,8 +74,21 @@ public enum Alphabet {
           f.credential == nil
           ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).kind
           : .signInWithIdp
-      case .migrating: kind = .signInWithIdp
-      case .deletingAccount: kind = .deleteAccount
+      case .migrating(let m):
+        kind =
+          m.credential == nil
+          ? Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).kind
+          : .signInWithIdp
+      case .deletingAccount(let d):
+        switch d.step {
+        case .authorizing(let p):
+          kind = Request.authorize(provider: p, intent: .reauthenticate, loginHint: nil).kind
+        case .reauthenticating: kind = .signInWithIdp
+        case .revoking: kind = .revokeToken
+        case .deleting: kind = .deleteAccount
+        case .waitingForToken: kind = nil
+        }
+      case .unlinkingProvider: kind = .unlinkProvider
       case .emailFlow(let e):
         switch e.kind {
         case .signIn: kind = .signInWithPassword
@@ -136,7 +155,7 @@ public enum Alphabet {
     "authorizeWithGoogle": ["NETWORK"], "authorize": ["NETWORK"],
     "signInWithIdp": [
       "NETWORK", "TOO_MANY_ATTEMPTS_TRY_LATER", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
-      "INVALID_ID_TOKEN", "INVALID_IDP_RESPONSE",
+      "INVALID_ID_TOKEN", "INVALID_IDP_RESPONSE", "MISSING_OR_INVALID_NONCE",
     ],
     "signInWithPassword": ["INVALID_PASSWORD", "USER_DISABLED", "NETWORK"],
     "signUpWithPassword": ["EMAIL_EXISTS", "NETWORK", "TOKEN_EXPIRED"],
@@ -148,13 +167,14 @@ public enum Alphabet {
     "deleteAccount": [
       "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK", "USER_NOT_FOUND", "INVALID_ID_TOKEN",
     ],
+    "revokeToken": ["NETWORK", "INVALID_CREDENTIAL", "REVOCATION_UNSUPPORTED"],
+    "unlinkProvider": ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK", "TOKEN_EXPIRED"],
   ]
 
   static let successCount: [String: Int] = [
-    "loadSession": 6, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
-    "signInWithIdp": 3,
-    "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
-    "refreshToken": 2, "deleteAccount": 1,
+    "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
+    "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
   ]
 
   /// How many results the alphabet has for requests of this effect (one is of the wrong kind).
@@ -167,7 +187,15 @@ public enum Alphabet {
     let now = world.now
     let current = world.machine.user?.session
     var provider = ProviderID.google
-    if case .providerFlow(let f) = world.machine.phase { provider = f.provider }
+    switch world.machine.phase {
+    case .providerFlow(let f): provider = f.provider
+    case .migrating(let m): provider = m.provider
+    case .deletingAccount(let d):
+      if case .authorizing(let p) = d.step { provider = p }
+      if case .reauthenticating(let c) = d.step { provider = c.provider }
+    default: break
+    }
+    let singleUse = world.machine.policy.providers[provider].nonce == .requiredSingleUse
     func session(
       _ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
       expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil
@@ -194,24 +222,40 @@ public enum Alphabet {
           session: session(
             "user-1",
             cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: true))),
+        .sessionLoaded(session: session("user-4", providers: ["apple.com", "google.com"])),
+        .sessionLoaded(
+          session: {
+            var s = session("user-4", providers: ["apple.com"])
+            s.pendingDeletion = DeletionRecord(revoked: [.apple], deleting: true)
+            return s
+          }()),
       ]
     case "signUpAnonymously":
       out = [.signedIn(session: session("anon-1", anonymous: true, providers: []))]
     case "authorizeWithGoogle", "authorize":
+      // A provider with a single-use nonce gets a fresh nonce and authorization code each time.
       out = [
         .providerSucceeded(
           credential: IdPCredential(
-            provider: provider, idToken: world.fresh("g-"), email: "mike@example.com")),
+            provider: provider, idToken: world.fresh("g-"),
+            rawNonce: singleUse ? world.fresh("n-") : nil,
+            authorizationCode: singleUse ? world.fresh("c-") : nil, email: "mike@example.com")),
         .providerCancelled, .providerFailed(error: AuthError(code: "access_denied")),
       ]
     case "signInWithIdp":
       out = [
-        .signedIn(session: session(current?.uid ?? "user-1")),
-        .signedIn(session: session("user-2")),
+        .signedIn(session: session(current?.uid ?? "user-1", providers: [provider.rawValue])),
+        .signedIn(session: session("user-2", providers: [provider.rawValue])),
         .credentialAlreadyInUse(
           credential: IdPCredential(provider: provider, idToken: world.fresh("g-")),
           email: "mike@example.com"),
+        // A conflict answer with nothing to retry with.
+        .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil),
       ]
+    case "revokeToken":
+      out = [.tokenRevoked]
+    case "unlinkProvider":
+      out = [.providerUnlinked(providers: (current?.providers ?? []).filter { $0 != "google.com" })]
     case "signInWithPassword":
       out = [.signedIn(session: session("user-1", providers: ["password"]))]
     case "signUpWithPassword":

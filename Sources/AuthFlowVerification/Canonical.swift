@@ -96,6 +96,11 @@ struct Canonicalizer {
       policy.refreshMargin + min(max(0, remaining - policy.refreshMargin), policy.backoffBase))
     if var c = s.pendingCleanup {
       c.idToken = token(c.idToken)
+      c.refreshToken = c.refreshToken.map { token($0) }
+      // Like the session's: inside the margin every lifetime behaves alike.
+      c.expiresAt = c.expiresAt.map {
+        Instant(policy.refreshMargin + min(max(0, $0 - now - policy.refreshMargin), policy.backoffBase))
+      }
       s.pendingCleanup = c
     }
     return s
@@ -127,7 +132,7 @@ struct Canonicalizer {
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
-    case .deleteAccount: return o
+    case .deleteAccount, .unlink: return o
     case .link(let c): return .link(credential: credential(c))
     }
   }
@@ -156,10 +161,16 @@ struct Canonicalizer {
       return .migrationRequired(o)
     case .migrating(var m):
       m.request = id(m.request)
-      m.credential = credential(m.credential)
+      m.credential = m.credential.map { credential($0) }
       return .migrating(m)
     case .reauthenticationRequired(let o): return .reauthenticationRequired(operation: op(o))
-    case .deletingAccount(let r): return .deletingAccount(request: id(r))
+    case .deletingAccount(var d):
+      d.request = d.request.map { id($0) }
+      if case .reauthenticating(let c) = d.step { d.step = .reauthenticating(credential: credential(c)) }
+      return .deletingAccount(d)
+    case .unlinkingProvider(var u):
+      u.request = id(u.request)
+      return .unlinkingProvider(u)
     case .emailFlow(var e):
       e.request = id(e.request)
       return .emailFlow(e)

@@ -307,7 +307,7 @@ struct InstantInterpreter: AuthInterpreter {
     case .refreshToken:
       .tokenRefreshed(idToken: "id2-" + uid, refreshToken: "rt2-" + uid, expiresIn: 3600)
     case .authorize, .signInWithIdp, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .deleteAccount:
+      .deleteAccount, .revokeToken, .unlinkProvider:
       .requestFailed(error: AuthError(code: "NETWORK"))
     }
   }

@@ -1,0 +1,171 @@
+// Account deletion as a resumable saga, and removing a provider from an account.
+//
+// Deletion: for each linked provider whose traits revoke with an authorization code before
+// deletion (Apple), ask the provider for a fresh authorization, prove the user again with it
+// (`signInWithIdp`), revoke the grant (`revokeToken`); then `deleteAccount`; then clear the
+// session and sign out of SDKs (disconnecting those whose traits say so). Each step is recorded
+// in the stored session (`pendingDeletion`), so a relaunch finishes the deletion. An account
+// with nothing to revoke is deleted with one request, as it always was.
+
+extension AuthMachine {
+  /// Providers of the user's account that must be revoked before it is deleted, and are not yet.
+  func providersToRevoke() -> [ProviderID] {
+    guard let session = user?.session else { return [] }
+    let done = session.pendingDeletion?.revoked ?? []
+    var out: [ProviderID] = []
+    for name in session.providers {
+      let id = ProviderID(name)
+      if policy.providers.contains(id),
+        policy.providers[id].revocation == .authorizationCodeBeforeDeletion, !done.contains(id)
+      {
+        out.append(id)
+      }
+    }
+    return out
+  }
+
+  /// Starts (or continues) the deletion with the next step.
+  mutating func startDeletion(now: Instant, fx: inout [Effect]) {
+    guard let session = user?.session else { return }
+    if let provider = providersToRevoke().first {
+      if session.pendingDeletion == nil {
+        user?.session.pendingDeletion = DeletionRecord()
+        persist(&fx)
+      }
+      let r = send(.authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
+      phase = .deletingAccount(Deletion(request: r, step: .authorizing(provider: provider)))
+      return
+    }
+    if session.pendingDeletion != nil, session.pendingDeletion?.deleting != true {
+      // Every revocation is behind: record that only the deletion is left.
+      user?.session.pendingDeletion?.deleting = true
+      persist(&fx)
+    }
+    guard let token = user?.session.idToken else { return }
+    phase = .deletingAccount(
+      Deletion(request: send(.deleteAccount(idToken: token), &fx), step: .deleting))
+  }
+
+  /// At launch, a stored session with a deletion under way: finish it.
+  mutating func resumeDeletion(now: Instant, fx: inout [Effect]) {
+    guard let record = user?.session.pendingDeletion else { return }
+    if record.deleting, user?.refreshRequest != nil {
+      // The stored token is about to expire and a refresh is under way: delete once it is back.
+      phase = .deletingAccount(Deletion(request: nil, step: .waitingForToken))
+      return
+    }
+    startDeletion(now: now, fx: &fx)
+  }
+
+  /// Gives up a deletion that has deleted nothing: the user stays signed in, the record goes.
+  mutating func abortDeletion(_ error: AuthError?, fx: inout [Effect]) {
+    phase = .resting
+    if user?.session.pendingDeletion != nil {
+      user?.session.pendingDeletion = nil
+      persist(&fx)
+    }
+    if let error { Self.report(error, &fx) }
+  }
+
+  /// Records a provider as revoked and goes on.
+  mutating func revoked(_ provider: ProviderID, now: Instant, fx: inout [Effect]) {
+    var record = user?.session.pendingDeletion ?? DeletionRecord()
+    if !record.revoked.contains(provider) { record.revoked.append(provider) }
+    user?.session.pendingDeletion = record
+    persist(&fx)
+    startDeletion(now: now, fx: &fx)
+  }
+
+  /// A step of the deletion answered.
+  mutating func deletionAnswered(
+    _ result: RequestResult, deletion: Deletion, now: Instant, fx: inout [Effect]
+  ) {
+    switch deletion.step {
+    case .authorizing(let provider):
+      switch result {
+      case .providerSucceeded(let c) where c.provider == provider:
+        let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
+        phase = .deletingAccount(Deletion(request: r, step: .reauthenticating(credential: c)))
+      case .providerCancelled:
+        abortDeletion(nil, fx: &fx)
+      case .sessionLoaded, .providerSucceeded, .providerFailed, .signedIn, .credentialAlreadyInUse,
+        .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent, .tokenRevoked,
+        .providerUnlinked:
+        abortDeletion(result.failure, fx: &fx)
+      }
+    case .reauthenticating(let credential):
+      guard case .signedIn(let session) = result else {
+        let error = result.failure
+        if error.kind == .sessionDead {
+          return signOut(
+            waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
+        }
+        return abortDeletion(error, fx: &fx)
+      }
+      guard session.uid == user?.session.uid else {
+        // Another account answered: never delete it, and never switch users.
+        abortDeletion(nil, fx: &fx)
+        return fx.append(.notify(notification: .userMismatch))
+      }
+      renewSession(with: session, now: now, fx: &fx)
+      guard let code = credential.authorizationCode, let token = user?.session.idToken else {
+        // Nothing to revoke with (a consent step that gives no code): delete anyway, and say so.
+        Self.report(
+          AuthError(code: "REVOCATION_FAILED", message: "no authorization code from \(credential.provider)"),
+          &fx)
+        return revoked(credential.provider, now: now, fx: &fx)
+      }
+      let r = send(
+        .revokeToken(provider: credential.provider, authorizationCode: code, idToken: token), &fx)
+      phase = .deletingAccount(Deletion(request: r, step: .revoking(provider: credential.provider)))
+    case .revoking(let provider):
+      if case .tokenRevoked = result { return revoked(provider, now: now, fx: &fx) }
+      let error = result.failure
+      switch error.kind {
+      case .transient, .throttled:
+        // Nothing is deleted yet: stop, keep the user signed in; tapping again starts over with
+        // a fresh authorization code (a code is single-use and lives five minutes).
+        abortDeletion(error, fx: &fx)
+      case .sessionDead:
+        signOut(waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
+      case .reauthenticate, .invalidIDToken, .user:
+        // Refused for good: the user asked for their account to go, so it goes; say what failed.
+        Self.report(AuthError(code: "REVOCATION_FAILED", message: error.description), &fx)
+        revoked(provider, now: now, fx: &fx)
+      }
+    case .deleting:
+      guard case .accountDeleted = result else {
+        if user?.session.pendingDeletion != nil {
+          user?.session.pendingDeletion = nil
+          persist(&fx)
+        }
+        return fail(result, origin: .resting, sensitive: .deleteAccount, fx: &fx)
+      }
+      signOut(notification: nil, accountDeleted: true, fx: &fx)
+    case .waitingForToken:
+      return  // No request of its own: the refresh answers through the token's family.
+    }
+  }
+
+  /// The token came back while a deletion waited for it: delete now.
+  mutating func continueDeletionAfterRefresh(fx: inout [Effect]) {
+    guard case .deletingAccount(let d) = phase, case .waitingForToken = d.step,
+      let token = user?.session.idToken
+    else { return }
+    phase = .deletingAccount(
+      Deletion(request: send(.deleteAccount(idToken: token), &fx), step: .deleting))
+  }
+
+  /// `unlinkProvider` answered.
+  mutating func unlinkAnswered(_ result: RequestResult, unlink: Unlink, fx: inout [Effect]) {
+    guard case .providerUnlinked(let providers) = result else {
+      return fail(result, origin: .resting, sensitive: .unlink(provider: unlink.provider), fx: &fx)
+    }
+    phase = .resting
+    user?.session.providers = providers
+    persist(&fx)
+    if policy.providers.contains(unlink.provider), policy.providers[unlink.provider].sdkSignOut {
+      fx.append(.signOutProvider(provider: unlink.provider, revoke: false))
+    }
+  }
+}
