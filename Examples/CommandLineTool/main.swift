@@ -19,7 +19,8 @@ struct CommandLineTool {
       #if os(macOS)
         _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/open"), arguments: [url.absoluteString])
       #else
-        _ = try? Process.run(URL(fileURLWithPath: "/usr/bin/xdg-open"), arguments: [url.absoluteString])
+        _ = try? Process.run(
+          URL(fileURLWithPath: "/usr/bin/xdg-open"), arguments: [url.absoluteString])
       #endif
     }
     let auth = AuthRuntime(

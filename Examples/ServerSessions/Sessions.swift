@@ -20,8 +20,10 @@ public actor Sessions {
   /// The user's runtime, started (its stored session read) on first use.
   public func runtime(for user: String) async -> AuthRuntime {
     if let existing = runtimes[user] { return existing }
-    let safeName = user.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }
-      .joined()
+    let safeName = user.unicodeScalars.map {
+      CharacterSet.alphanumerics.contains($0) ? String($0) : "_"
+    }
+    .joined()
     let runtime = AuthRuntime(
       interpreter: interpreter, store: FileSessionStore(path: "\(directory)/\(safeName).json"))
     runtimes[user] = runtime

@@ -227,7 +227,8 @@ extension Effect: Codable {
       self = .request(id, .revokeToken(provider: p, authorizationCode: c, idToken: t))
     case .unlinkProvider(let id, let p, let t):
       self = .request(id, .unlinkProvider(provider: p, idToken: t))
-    case .signOutProvider(let p, let revoke): self = .signOutProvider(provider: p, revoke: revoke ?? false)
+    case .signOutProvider(let p, let revoke):
+      self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
     case .cancelTimer(let t): self = .cancelTimer(timer: t)
     case .deliverIDToken(let ids, let r): self = .deliverIDToken(requestIds: ids, result: r)
@@ -257,7 +258,8 @@ extension Effect: Codable {
       case .deleteAccount(let t): wire = .deleteAccount(requestId: id, idToken: t)
       case .revokeToken(let p, let c, let t):
         wire = .revokeToken(requestId: id, provider: p, authorizationCode: c, idToken: t)
-      case .unlinkProvider(let p, let t): wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
+      case .unlinkProvider(let p, let t):
+        wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

@@ -151,7 +151,8 @@ public struct SignedInUser: Hashable, Codable, Sendable {
     @exclusivity(unchecked) var cleanupRequest: RequestID?
     @exclusivity(unchecked) var cleanupRefreshing: Bool
 
-    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?, cleanupRefreshing: Bool) {
+    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?, cleanupRefreshing: Bool)
+    {
       self.session = session
       self.token = token
       self.cleanupRequest = cleanupRequest
@@ -232,7 +233,9 @@ public struct SignedInUser: Hashable, Codable, Sendable {
     hasher.combine(cleanupRefreshing)
   }
 
-  private enum CodingKeys: String, CodingKey { case session, token, cleanupRequest, cleanupRefreshing }
+  private enum CodingKeys: String, CodingKey {
+    case session, token, cleanupRequest, cleanupRefreshing
+  }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)

@@ -32,7 +32,8 @@ extension AuthMachine {
         user?.session.pendingDeletion = DeletionRecord()
         persist(&fx)
       }
-      let r = send(.authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
+      let r = send(
+        .authorize(provider: provider, intent: .reauthenticate, loginHint: session.email), &fx)
       phase = .deletingAccount(Deletion(request: r, step: .authorizing(provider: provider)))
       return
     }
@@ -111,7 +112,8 @@ extension AuthMachine {
       guard let code = credential.authorizationCode, let token = user?.session.idToken else {
         // Nothing to revoke with (a consent step that gives no code): delete anyway, and say so.
         Self.report(
-          AuthError(code: "REVOCATION_FAILED", message: "no authorization code from \(credential.provider)"),
+          AuthError(
+            code: "REVOCATION_FAILED", message: "no authorization code from \(credential.provider)"),
           &fx)
         return revoked(credential.provider, now: now, fx: &fx)
       }

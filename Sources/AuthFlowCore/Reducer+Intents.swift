@@ -109,11 +109,13 @@ extension AuthMachine {
     case .merge, .switchWithoutData:
       // The anonymous account is kept until this sign-in succeeds.
       let provider = credential.provider
-      if !credential.hasToken, policy.providers[provider].afterLinkConflict == .retryThenReauthorize {
+      if !credential.hasToken, policy.providers[provider].afterLinkConflict == .retryThenReauthorize
+      {
         // The conflict answer carries nothing to sign in with: ask the provider again.
         let r = send(.authorize(provider: provider, intent: .signIn, loginHint: nil), &fx)
         phase = .migrating(
-          Migration(choice: choice, request: r, credential: nil, provider: provider, reauthorized: true))
+          Migration(
+            choice: choice, request: r, credential: nil, provider: provider, reauthorized: true))
         return
       }
       let r = send(.signInWithIdp(credential: credential, linkTo: nil), &fx)
@@ -162,7 +164,8 @@ extension AuthMachine {
     guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
     guard session.providers.contains(provider.rawValue) else {
       return Self.report(
-        AuthError(code: "PROVIDER_NOT_LINKED", message: "\(provider) is not linked to this account"),
+        AuthError(
+          code: "PROVIDER_NOT_LINKED", message: "\(provider) is not linked to this account"),
         &fx)
     }
     guard session.providers.contains(where: { $0 != provider.rawValue }) else {

@@ -183,7 +183,8 @@ extension AuthMachine {
       if policy.providers[provider].nonce == .requiredSingleUse {
         // That credential was sent once with its nonce and can never be sent again: ask anew.
         let r = send(.authorize(provider: provider, intent: .link, loginHint: nil), &fx)
-        phase = .providerFlow(ProviderFlow(provider: provider, purpose: .link, request: r, credential: nil))
+        phase = .providerFlow(
+          ProviderFlow(provider: provider, purpose: .link, request: r, credential: nil))
         return
       }
       let r = send(.signInWithIdp(credential: credential, linkTo: token), &fx)
@@ -213,10 +214,12 @@ extension AuthMachine {
       }
       let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
       phase = .migrating(
-        Migration(choice: m.choice, request: r, credential: c, provider: m.provider, reauthorized: true))
+        Migration(
+          choice: m.choice, request: r, credential: c, provider: m.provider, reauthorized: true))
       return
     }
-    guard case .signedIn(var session) = result, let anonymous = user, session.uid != anonymous.session.uid
+    guard case .signedIn(var session) = result, let anonymous = user,
+      session.uid != anonymous.session.uid
     else {
       let error = result.failure
       if !m.reauthorized, Self.retryRefusals.contains(error.code),
@@ -225,7 +228,9 @@ extension AuthMachine {
         // The retry with the conflict's answer was refused: ask the provider once more.
         let r = send(.authorize(provider: m.provider, intent: .signIn, loginHint: nil), &fx)
         phase = .migrating(
-          Migration(choice: m.choice, request: r, credential: nil, provider: m.provider, reauthorized: true))
+          Migration(
+            choice: m.choice, request: r, credential: nil, provider: m.provider, reauthorized: true)
+        )
         return
       }
       // Any other failure returns to anonymous with nothing deleted.

@@ -223,7 +223,8 @@ public struct HTTPInterpreter: AuthInterpreter {
     case .refreshToken(let token): return await firebase.refresh(token)
     case .deleteAccount(let token): return await firebase.delete(idToken: token)
     case .revokeToken(let provider, let code, let idToken):
-      return await firebase.revokeToken(provider: provider, authorizationCode: code, idToken: idToken)
+      return await firebase.revokeToken(
+        provider: provider, authorizationCode: code, idToken: idToken)
     case .unlinkProvider(let provider, let idToken):
       return await firebase.unlink(provider: provider, idToken: idToken)
     }
@@ -240,7 +241,8 @@ public struct HTTPInterpreter: AuthInterpreter {
         _ = await firebase.transport.send(
           HTTPRequest(
             method: "POST", url: url,
-            headers: ["Content-Type": "application/x-www-form-urlencoded"], timeout: firebase.timeout))
+            headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            timeout: firebase.timeout))
       }
     }
     await onSignOut(provider, revoke)

@@ -140,7 +140,8 @@ public struct FirebaseAPI: Sendable {
     if case .signedIn(var s) = signedIn, let name = credential.fullName {
       if s.displayName == nil {
         // Apple's name arrives once; Firebase may not have kept it: set it, and keep it anyway.
-        _ = await call("update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
+        _ = await call(
+          "update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
         s.displayName = name
       }
       signedIn = .signedIn(session: s)
@@ -174,13 +175,15 @@ public struct FirebaseAPI: Sendable {
       "idToken": idToken,
     ]
     guard let data = try? JSONSerialization.data(withJSONObject: body) else {
-      return .requestFailed(error: AuthError(code: "INTERNAL_ERROR", message: "cannot encode revokeToken"))
+      return .requestFailed(
+        error: AuthError(code: "INTERNAL_ERROR", message: "cannot encode revokeToken"))
     }
     switch await send(url: url, body: data, contentType: "application/json") {
     case .success: return .tokenRevoked
     case .failure(let e) where e.code == "HTTP_501" || e.code == "NOT_IMPLEMENTED":
       return .requestFailed(
-        error: AuthError(code: "REVOCATION_UNSUPPORTED", message: "this backend does not revoke tokens"))
+        error: AuthError(
+          code: "REVOCATION_UNSUPPORTED", message: "this backend does not revoke tokens"))
     case .failure(let e): return .requestFailed(error: e)
     }
   }
@@ -192,9 +195,12 @@ public struct FirebaseAPI: Sendable {
     case .success(let json):
       guard let infos = json["providerUserInfo"] as? [[String: Any]] else {
         return .requestFailed(
-          error: AuthError(code: "UNEXPECTED_RESPONSE", message: "update response lacks providerUserInfo"))
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "update response lacks providerUserInfo"))
       }
-      let providers = infos.compactMap { $0["providerId"] as? String }.filter { $0 != provider.rawValue }
+      let providers = infos.compactMap { $0["providerId"] as? String }.filter {
+        $0 != provider.rawValue
+      }
       return .providerUnlinked(providers: providers)
     }
   }

@@ -46,7 +46,8 @@ public final class AuthModel {
   public var isBusy: Bool {
     switch state {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
-      .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail, .creatingAccount,
+      .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
+      .creatingAccount,
       .sendingPasswordReset:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,

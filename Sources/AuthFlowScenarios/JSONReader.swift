@@ -9,6 +9,26 @@ struct JSONReader {
   }
 
   /// The members of an object whose keys are all in `allowed` and include `required`.
+  /// The members of an object (in the file's order); `allowed: nil` accepts any key.
+  func object(
+    _ value: JSONValue, _ path: String, allowed: [String]?, required: [String] = [],
+    what: String = "an object"
+  ) throws -> [(key: String, value: JSONValue)] {
+    guard case .object(let members) = value else {
+      throw fail(path, "expected \(what), found \(value.typeName)")
+    }
+    if let allowed {
+      for (key, _) in members where !allowed.contains(key) {
+        let valid = allowed.isEmpty ? "it takes no fields" : Suggest.hint(for: key, among: allowed)
+        throw fail(join(path, key), "unknown field \"\(key)\"; \(valid)")
+      }
+    }
+    for key in required where !members.contains(where: { $0.key == key }) {
+      throw fail(path, "missing required field \"\(key)\"")
+    }
+    return members
+  }
+
   func object(
     _ value: JSONValue, _ path: String, allowed: [String], required: [String] = [],
     what: String = "an object"

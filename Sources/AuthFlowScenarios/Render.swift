@@ -94,7 +94,8 @@ public enum Render {
         (
           "pendingDeletion",
           .object([
-            ("revoked", .array(d.revoked.map { .string($0.rawValue) })), ("deleting", .bool(d.deleting)),
+            ("revoked", .array(d.revoked.map { .string($0.rawValue) })),
+            ("deleting", .bool(d.deleting)),
           ])
         ))
     }

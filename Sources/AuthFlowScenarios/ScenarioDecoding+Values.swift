@@ -133,7 +133,9 @@ extension JSONReader {
       let dp = join(p, "pendingDeletion")
       let df = try object(d, dp, allowed: ["revoked", "deleting"])
       deletion = DeletionRecord(
-        revoked: try (df["revoked"].map { try strings($0, join(dp, "revoked")) } ?? []).map { ProviderID($0) },
+        revoked: try (df["revoked"].map { try strings($0, join(dp, "revoked")) } ?? []).map {
+          ProviderID($0)
+        },
         deleting: try bool(df["deleting"], join(dp, "deleting"), default: false))
     }
     let session = Session(

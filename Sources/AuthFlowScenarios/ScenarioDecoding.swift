@@ -52,7 +52,15 @@ extension JSONReader {
     if let config = f["config"] {
       let c = try object(
         config, "config",
-        allowed: ["migration", "refreshMargin", "backoffBase", "backoffCap", "throttledDelay"])
+        allowed: [
+          "migration", "refreshMargin", "backoffBase", "backoffCap", "throttledDelay", "providers",
+        ])
+      if let p = c["providers"] {
+        for (id, traits) in try object(p, "config.providers", allowed: nil) {
+          let path = join("config.providers", id)
+          policy.providers.set(try provider(.string(id), path), try self.traits(traits, path))
+        }
+      }
       if let m = c["migration"] {
         policy.migration = try enumValue(m, "config.migration", MigrationPolicy.self)
       }
@@ -92,6 +100,30 @@ extension JSONReader {
       allowPending: try bool(f["allowPending"], "allowPending", default: false),
       allowUnused: try bool(f["allowUnused"], "allowUnused", default: false),
       strict: try bool(f["strict"], "strict", default: false), file: file)
+  }
+
+  /// A provider's traits in `config.providers`: each field optional, the defaults those of a
+  /// generic OpenID Connect provider.
+  func traits(_ value: JSONValue, _ p: String) throws -> ProviderTraits {
+    let f = try object(
+      value, p, allowed: ["credential", "nonce", "afterLinkConflict", "revocation", "sdkSignOut"],
+      what: "an object of provider traits")
+    var t = ProviderTraits.openIDConnect
+    if let v = f["credential"] {
+      t.credential = try enumValue(v, join(p, "credential"), ProviderTraits.CredentialKind.self)
+    }
+    if let v = f["nonce"] {
+      t.nonce = try enumValue(v, join(p, "nonce"), ProviderTraits.NonceRule.self)
+    }
+    if let v = f["afterLinkConflict"] {
+      t.afterLinkConflict = try enumValue(
+        v, join(p, "afterLinkConflict"), ProviderTraits.ConflictRule.self)
+    }
+    if let v = f["revocation"] {
+      t.revocation = try enumValue(v, join(p, "revocation"), ProviderTraits.RevocationRule.self)
+    }
+    t.sdkSignOut = try bool(f["sdkSignOut"], join(p, "sdkSignOut"), default: false)
+    return t
   }
 
   func scriptEntry(_ value: JSONValue, _ p: String, effect: String) throws -> ScriptEntry {

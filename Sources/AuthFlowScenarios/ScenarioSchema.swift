@@ -25,7 +25,21 @@ public enum ScenarioSchema {
             "refreshMargin": { "type": "number", "minimum": 0, "maximum": 3155760000 },
             "backoffBase": { "type": "number", "minimum": 1, "maximum": 3155760000 },
             "backoffCap": { "type": "number", "minimum": 1, "maximum": 3155760000 },
-            "throttledDelay": { "type": "number", "minimum": 0, "maximum": 3155760000 }
+            "throttledDelay": { "type": "number", "minimum": 0, "maximum": 3155760000 },
+            "providers": {
+              "type": "object",
+              "description": "Providers the app configures, by Firebase provider id, with their traits (each optional; the defaults are a generic OpenID Connect provider's). google.com and apple.com are built in.",
+              "additionalProperties": {
+                "type": "object", "additionalProperties": false,
+                "properties": {
+                  "credential": { "enum": \#(names(ProviderTraits.CredentialKind.allCases.map(\.rawValue))) },
+                  "nonce": { "enum": \#(names(ProviderTraits.NonceRule.allCases.map(\.rawValue))) },
+                  "afterLinkConflict": { "enum": \#(names(ProviderTraits.ConflictRule.allCases.map(\.rawValue))) },
+                  "revocation": { "enum": \#(names(ProviderTraits.RevocationRule.allCases.map(\.rawValue))) },
+                  "sdkSignOut": { "type": "boolean", "default": false }
+                }
+              }
+            }
           }
         },
         "script": {
@@ -129,9 +143,14 @@ public enum ScenarioSchema {
             "refreshToken": { "type": "string" },
             "expiresIn": { "type": "number", "minimum": 0, "maximum": 3155760000, "description": "Seconds from the moment the result is delivered." },
             "expiresAt": { "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] },
+            "displayName": { "type": "string" },
+            "pendingDeletion": {
+              "type": "object", "additionalProperties": false,
+              "properties": { "revoked": { "type": "array", "items": { "type": "string" } }, "deleting": { "type": "boolean", "default": false } }
+            },
             "pendingCleanup": {
               "type": "object", "additionalProperties": false, "required": ["uid", "idToken"],
-              "properties": { "uid": { "type": "string" }, "idToken": { "type": "string" }, "dataMoved": { "type": "boolean", "default": false } }
+              "properties": { "uid": { "type": "string" }, "idToken": { "type": "string" }, "dataMoved": { "type": "boolean", "default": false }, "refreshToken": { "type": "string" }, "expiresAt": { "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] } }
             }
           }
         },

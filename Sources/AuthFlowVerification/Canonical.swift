@@ -99,7 +99,8 @@ struct Canonicalizer {
       c.refreshToken = c.refreshToken.map { token($0) }
       // Like the session's: inside the margin every lifetime behaves alike.
       c.expiresAt = c.expiresAt.map {
-        Instant(policy.refreshMargin + min(max(0, $0 - now - policy.refreshMargin), policy.backoffBase))
+        Instant(
+          policy.refreshMargin + min(max(0, $0 - now - policy.refreshMargin), policy.backoffBase))
       }
       s.pendingCleanup = c
     }
@@ -166,7 +167,9 @@ struct Canonicalizer {
     case .reauthenticationRequired(let o): return .reauthenticationRequired(operation: op(o))
     case .deletingAccount(var d):
       d.request = d.request.map { id($0) }
-      if case .reauthenticating(let c) = d.step { d.step = .reauthenticating(credential: credential(c)) }
+      if case .reauthenticating(let c) = d.step {
+        d.step = .reauthenticating(credential: credential(c))
+      }
       return .deletingAccount(d)
     case .unlinkingProvider(var u):
       u.request = id(u.request)

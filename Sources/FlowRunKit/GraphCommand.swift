@@ -48,10 +48,12 @@ extension FlowRun {
     if interactive {
       #if DEBUG
         FileHandle.standardError.write(
-          Data("(a debug build; `swift run -c release flowrun …` answers in about a second)\n".utf8))
+          Data("(a debug build; `swift run -c release flowrun …` answers in about a second)\n".utf8)
+        )
       #endif
       options.progress = { states, _, depth in
-        FileHandle.standardError.write(Data("\r  exploring the machine: \(states) states, depth \(depth) ".utf8))
+        FileHandle.standardError.write(
+          Data("\r  exploring the machine: \(states) states, depth \(depth) ".utf8))
       }
     }
     let result = ModelChecker(options: options).run()

@@ -133,7 +133,8 @@ struct FuzzFindingsTests {
     var d = Driver.permanent()
     d.send(.idTokenRequested(requestId: 2, forceRefresh: true))
     #expect(d.send(.idTokenRequested(requestId: 2, forceRefresh: false)) == [])
-    let effects = d.answerRefresh(.tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
+    let effects = d.answerRefresh(
+      .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
     #expect(effects.contains(.deliverIDToken(requestIds: [2], result: .token(idToken: "id-2"))))
     var r = Driver()
     r.send(.appLaunched)

@@ -19,7 +19,8 @@ struct DocExampleTests {
 
   static func source(_ file: String) throws -> String {
     try String(
-      contentsOf: root.appendingPathComponent("Tests/AuthFlowRuntimeTests/" + file), encoding: .utf8)
+      contentsOf: root.appendingPathComponent("Tests/AuthFlowRuntimeTests/" + file), encoding: .utf8
+    )
   }
 
   @Test("README.md shows the compiled hand-driven example exactly")
@@ -59,7 +60,9 @@ struct DocExampleTests {
           expiresAt: Instant(now + 3600))))
     let driver = SignInDriver(interpreter: interpreter)
     driver.launch()
-    for _ in 0..<200 where driver.state != .signedOut { try await Task.sleep(nanoseconds: 5_000_000) }
+    for _ in 0..<200 where driver.state != .signedOut {
+      try await Task.sleep(nanoseconds: 5_000_000)
+    }
     driver.send(.intent(.signInAnonymouslyTapped))
     for _ in 0..<200 where driver.state.name != "anonymous" {
       try await Task.sleep(nanoseconds: 5_000_000)

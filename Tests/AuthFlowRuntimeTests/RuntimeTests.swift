@@ -119,7 +119,8 @@ struct RuntimeTests {
       clock: ManualClock())
     await runtime.start()
     await runtime.settled()
-    await interpreter.answerAlways(.refreshToken, .requestFailed(error: AuthError(code: "UNEXPECTED_RESPONSE")))
+    await interpreter.answerAlways(
+      .refreshToken, .requestFailed(error: AuthError(code: "UNEXPECTED_RESPONSE")))
     await #expect(throws: TokenUnavailable(error: AuthError(code: "UNEXPECTED_RESPONSE"))) {
       try await runtime.idToken(forceRefresh: true)
     }

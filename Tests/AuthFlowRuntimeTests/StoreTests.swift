@@ -155,7 +155,8 @@ struct ModelTests {
   @MainActor
   func follows() async {
     let interpreter = await heldRefreshInterpreter()
-    await interpreter.answerAlways(.signUpAnonymously, .requestFailed(error: AuthError(code: "NETWORK")))
+    await interpreter.answerAlways(
+      .signUpAnonymously, .requestFailed(error: AuthError(code: "NETWORK")))
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(), clock: ManualClock())
     let model = AuthModel(runtime: runtime)
