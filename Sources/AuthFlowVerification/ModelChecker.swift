@@ -1,8 +1,9 @@
 import AuthFlowCore
+import Foundation
 
 /// Breadth-first exploration of every state reachable from `starting` over the alphabet, checking
 /// every invariant on every transition, then liveness on the whole graph.
-public struct ModelChecker {
+public struct ModelChecker: Sendable {
   /// How far to go.
   public struct Options: Sendable {
     /// Stop expanding states at this depth (`nil`: no limit).
@@ -15,8 +16,10 @@ public struct ModelChecker {
     public var reducer: World.Reducer?
     /// How many counterexamples to keep.
     public var keepViolations = 5
-    /// Called every so many states with (states, transitions, depth).
+    /// Called after each level with (states, transitions, depth).
     public var progress: (@Sendable (Int, Int, Int) -> Void)?
+    /// How many threads expand a level (default: one per core).
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
 
     /// Default options: the whole space.
     public init() {}
@@ -73,98 +76,113 @@ public struct ModelChecker {
   /// A checker with these options.
   public init(options: Options = Options()) { self.options = options }
 
-  /// Explores the space.
+  /// What expanding one state found: for each move, the successor (a known index, or a new
+  /// state with its key) and whether it broke an invariant; and the edges it took.
+  struct Expansion {
+    var moves: [(choice: Choice, key: PackedKey, known: Int32?, state: AbstractState?, violations: [Violation])] = []
+    var edges: Set<UInt32> = []
+    var transitions = 0
+  }
+
+  /// Explores the space breadth-first, a level at a time; each level's states are expanded on
+  /// every core (`options.threads`), against the states already known, and then merged in a
+  /// fixed order, so the result (states, counterexamples, edges) is the same on any number of
+  /// cores.
   public func run() -> Result {
     var result = Result()
+    let interner = Interner()
     var states: [AbstractState] = []
-    var index: [AbstractState: Int32] = [:]
+    var index: [PackedKey: Int32] = [:]
     var parent: [Int32] = []
     var via: [Choice] = []
     var depth: [Int32] = []
     var successors: [[Int32]] = []
     var violationAt: Set<Int32> = []
+    var edgeCodes: Set<UInt32> = []
 
     let root = World(policy: options.policy, reducer: options.reducer)
-    let rootState = AbstractState(root)
-    states.append(rootState)
-    index[rootState] = 0
+    states.append(AbstractState(root))
+    index[PackedKey(root, interner: interner)] = 0
     parent.append(-1)
     via.append(.stale)
     depth.append(0)
+    successors.append([])
 
-    var next = 0
+    var levelStart = 0
     var stoppedEarly = false
-    while next < states.count {
-      let i = next
-      next += 1
-      let d = Int(depth[i])
-      result.maxDepth = max(result.maxDepth, d)
-      if let maxDepth = options.maxDepth, d >= maxDepth {
+    var level = 0
+    while levelStart < states.count {
+      let levelEnd = states.count
+      result.maxDepth = level
+      if let maxDepth = options.maxDepth, level >= maxDepth {
         stoppedEarly = true
-        successors.append([])
-        continue
+        break
       }
-      let world = states[i].world(reducer: options.reducer)
-      var out: [Int32] = []
-      // Each family's answers are built once per state (the world after building them is the
-      // same whichever answer is then taken).
-      var answerCache: [RequestFamily: (world: World, answers: Alphabet.Answers)] = [:]
-      for choice in Alphabet.choices(world) {
-        var w = world
-        let event: WorldEvent
-        if case .answer(let family, let k) = choice {
-          if answerCache[family] == nil {
-            var base = world
-            guard let answers = Alphabet.answers(for: family, in: &base) else { continue }
-            answerCache[family] = (base, answers)
-          }
-          let cached = answerCache[family]!
-          w = cached.world
-          event = cached.answers.event(k)
-        } else {
-          guard let e = Alphabet.resolve(choice, in: &w) else { continue }
-          event = e
-        }
-        let violations = w.apply(event) { step in
-          // Only transitions that do something: an ignored intent or a stale answer is no edge.
-          if !step.effects.isEmpty || step.before != step.after {
-            result.edges.insert(
-              Edge(
-                from: step.before.stateName.rawValue, event: Self.kind(step.event),
-                to: step.after.stateName.rawValue))
-          }
-        }
-        result.transitions += 1
-        let s = AbstractState(w)
-        var j = index[s]
-        if j == nil {
-          if let maxStates = options.maxStates, states.count >= maxStates {
-            stoppedEarly = true
-            continue
-          }
-          j = Int32(states.count)
-          index[s] = j
-          states.append(s)
-          parent.append(Int32(i))
-          via.append(choice)
-          depth.append(Int32(d + 1))
-        }
-        out.append(j!)
-        if !violations.isEmpty {
-          result.violationCount += 1
-          if result.violations.count < options.keepViolations, !violationAt.contains(j!) {
-            violationAt.insert(j!)
-            let path = Self.path(to: i, parent: parent, via: via) + [choice]
-            result.violations.append(
-              Counterexample(violations: violations, events: concrete(path)))
+      // Expand the level in parallel; `index` is only read meanwhile.
+      let count = levelEnd - levelStart
+      let threads = max(1, min(options.threads, count / 64 + 1))
+      var expansions = [Expansion](repeating: Expansion(), count: count)
+      do {
+        // Copies that the threads read; they end before the merge writes, so nothing is copied.
+        let known = index
+        let frozenStates = states
+        let start = levelStart
+        expansions.withUnsafeMutableBufferPointer { out in
+          let buffer = UnsafeMutableSendable(out)
+          DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var k = t
+            while k < count {
+              buffer.pointer[k] = expand(frozenStates[start + k], known: known, interner: interner)
+              k += threads
+            }
           }
         }
       }
-      if !out.isEmpty, out.allSatisfy({ $0 == Int32(i) }) { result.deadEnds += 1 }
-      successors.append(out)
-      if i % 1_000 == 0 { options.progress?(states.count, result.transitions, d) }
+      // Merge in order.
+      for k in 0..<count {
+        let i = levelStart + k
+        let e = expansions[k]
+        result.transitions += e.transitions
+        edgeCodes.formUnion(e.edges)
+        var out: [Int32] = []
+        out.reserveCapacity(e.moves.count)
+        for move in e.moves {
+          var j = move.known ?? index[move.key]
+          if j == nil {
+            if let maxStates = options.maxStates, states.count >= maxStates {
+              stoppedEarly = true
+              continue
+            }
+            let n = Int32(states.count)
+            index[move.key] = n
+            states.append(move.state ?? states[i])
+            parent.append(Int32(i))
+            via.append(move.choice)
+            depth.append(Int32(level + 1))
+            successors.append([])
+            j = n
+          }
+          guard let target = j else { continue }
+          out.append(target)
+          if !move.violations.isEmpty {
+            result.violationCount += 1
+            if result.violations.count < options.keepViolations, !violationAt.contains(target) {
+              violationAt.insert(target)
+              let path = Self.path(to: i, parent: parent, via: via) + [move.choice]
+              result.violations.append(
+                Counterexample(violations: move.violations, events: concrete(path)))
+            }
+          }
+        }
+        if !out.isEmpty, out.allSatisfy({ $0 == Int32(i) }) { result.deadEnds += 1 }
+        successors[i] = out
+      }
+      options.progress?(states.count, result.transitions, level)
+      levelStart = levelEnd
+      level += 1
     }
     result.states = states.count
+    result.edges = Set(edgeCodes.map(Self.edge))
     result.complete = !stoppedEarly
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
@@ -194,6 +212,64 @@ public struct ModelChecker {
       }
     }
     return result
+  }
+
+  /// Every move from one state: resolved, applied with the invariants checked, and keyed.
+  func expand(_ state: AbstractState, known: [PackedKey: Int32], interner: Interner) -> Expansion {
+    var e = Expansion()
+    var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+    let world = state.world(reducer: options.reducer)
+    // Each family's answers are built once per state (the world after building them is the
+    // same whichever answer is then taken).
+    var answerCache: [RequestFamily: (world: World, answers: Alphabet.Answers)] = [:]
+    for choice in Alphabet.choices(world) {
+      var w = world
+      let event: WorldEvent
+      if case .answer(let family, let k) = choice {
+        if answerCache[family] == nil {
+          var base = world
+          guard let answers = Alphabet.answers(for: family, in: &base) else { continue }
+          answerCache[family] = (base, answers)
+        }
+        guard let cached = answerCache[family] else { continue }
+        w = cached.world
+        event = cached.answers.event(k)
+      } else {
+        guard let resolved = Alphabet.resolve(choice, in: &w) else { continue }
+        event = resolved
+      }
+      let violations = w.apply(event) { step in
+        // Only transitions that do something: an ignored intent or a stale answer is no edge.
+        if !step.effects.isEmpty || step.before != step.after {
+          e.edges.insert(
+            Self.edgeCode(step.before.stateName, Self.kind(step.event), step.after.stateName))
+        }
+      }
+      e.transitions += 1
+      let key = PackedKey(w, encoder: &encoder)
+      let j = known[key]
+      e.moves.append((choice, key, j, j == nil ? AbstractState(w) : nil, violations))
+    }
+    return e
+  }
+
+  /// Event kinds by number, for packed edges.
+  static let eventKinds: [String] =
+    Intent.Kind.allCases.map(\.rawValue) + RequestResult.Kind.allCases.map(\.rawValue)
+    + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed"]
+
+  static func edgeCode(_ from: StateName, _ event: String, _ to: StateName) -> UInt32 {
+    let f = UInt32(StateName.allCases.firstIndex(of: from) ?? 0)
+    let t = UInt32(StateName.allCases.firstIndex(of: to) ?? 0)
+    let k = UInt32(eventKinds.firstIndex(of: event) ?? 0)
+    return f << 24 | t << 16 | k
+  }
+
+  static func edge(_ code: UInt32) -> Edge {
+    let names = StateName.allCases
+    return Edge(
+      from: names[Int(code >> 24)].rawValue, event: eventKinds[Int(code & 0xFFFF)],
+      to: names[Int((code >> 16) & 0xFF)].rawValue)
   }
 
   /// The choices from the root to state `i`.
@@ -228,4 +304,10 @@ public struct ModelChecker {
     case .persistFailed: return "persistFailed"
     }
   }
+}
+
+/// A buffer handed to the threads that expand a level; each writes only its own slots.
+struct UnsafeMutableSendable<T>: @unchecked Sendable {
+  let pointer: UnsafeMutableBufferPointer<T>
+  init(_ pointer: UnsafeMutableBufferPointer<T>) { self.pointer = pointer }
 }

@@ -1,0 +1,330 @@
+import AuthFlowCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A world's canonical form as a few machine words: what the model checker hashes and compares.
+///
+/// It encodes exactly what `AbstractState` keeps (the same traversal order, the same renaming of
+/// tokens and request ids by first appearance, the same relative and capped times), with every
+/// string that is not renamed (uids, emails, provider ids) interned to a number. Two worlds have
+/// equal keys exactly when their abstract states are equal; a test checks that on random worlds.
+/// Building a key allocates one array and no strings, so the checker builds a full
+/// `AbstractState` only for the states it has not seen.
+public struct PackedKey: Hashable, Sendable {
+  var words: [UInt32]
+
+  /// The key of `world`, interning strings in `interner`.
+  public init(_ world: World, interner: Interner) {
+    var e = PackedEncoder(policy: world.machine.policy, cache: InternerCache(interner))
+    self.init(world, encoder: &e)
+  }
+
+  /// The key of `world`, with an encoder whose buffers and string cache are reused.
+  init(_ world: World, encoder e: inout PackedEncoder) {
+    e.reset(now: world.now)
+    e.phase(world.machine.phase)
+    if let u = world.machine.user {
+      e.put(1)
+      e.user(u)
+    } else {
+      e.put(0)
+    }
+    e.time(world.timers.tokenRefresh.map { $0 - world.now })
+    e.time(world.timers.restoreRetry.map { $0 - world.now })
+    words = e.words
+  }
+}
+
+/// Numbers for strings, the same for the whole run, safe to share between threads.
+public final class Interner: @unchecked Sendable {
+  private var table: [String: UInt32] = [:]
+  private var lock = pthread_mutex_t()
+
+  /// An empty interner.
+  public init() { pthread_mutex_init(&lock, nil) }
+  deinit { pthread_mutex_destroy(&lock) }
+
+  /// The number of `s` (assigned at its first use).
+  func id(_ s: String) -> UInt32 {
+    pthread_mutex_lock(&lock)
+    defer { pthread_mutex_unlock(&lock) }
+    if let n = table[s] { return n }
+    let n = UInt32(table.count + 1)
+    table[s] = n
+    return n
+  }
+}
+
+/// The strings one thread met lately, in front of the shared (locked) interner: the alphabet
+/// has a handful of uids, emails and provider ids, so most look-ups end here.
+struct InternerCache {
+  let shared: Interner
+  var recent: [(String, UInt32)] = []
+
+  init(_ shared: Interner) { self.shared = shared }
+
+  mutating func id(_ s: String) -> UInt32 {
+    for (t, n) in recent where t == s { return n }
+    let n = shared.id(s)
+    if recent.count < 64 { recent.append((s, n)) }
+    return n
+  }
+}
+
+/// Mirrors `Canonicalizer`, writing numbers instead of renamed values.
+struct PackedEncoder {
+  var now = Instant(0)
+  let policy: Policy
+  var cache: InternerCache
+  var words: [UInt32] = []
+  var tokens: [String] = []
+  var ids: [RequestID] = []
+  var apps: [TokenRequestID] = []
+  let failureCap: Int
+
+  init(policy: Policy, cache: InternerCache) {
+    self.policy = policy
+    self.cache = cache
+    var n = 0
+    while policy.backoffDelay(failures: n + 1, throttled: false) < policy.backoffCap, n < 64 {
+      n += 1
+    }
+    failureCap = n
+    words.reserveCapacity(64)
+  }
+
+  /// Ready for another world, keeping the buffers.
+  mutating func reset(now: Instant) {
+    self.now = now
+    words.removeAll(keepingCapacity: true)
+    tokens.removeAll(keepingCapacity: true)
+    ids.removeAll(keepingCapacity: true)
+    apps.removeAll(keepingCapacity: true)
+  }
+
+  mutating func put(_ w: UInt32) { words.append(w) }
+  mutating func put(_ b: Bool) { words.append(b ? 1 : 0) }
+
+  mutating func double(_ d: Double) {
+    let bits = d == 0 ? 0 : d.bitPattern  // -0 and 0 are the same instant
+    words.append(UInt32(truncatingIfNeeded: bits))
+    words.append(UInt32(truncatingIfNeeded: bits >> 32))
+  }
+
+  /// A relative time, as `Canonicalizer.time` makes it (never below 0), or its absence.
+  mutating func time(_ seconds: Double?) {
+    guard let seconds else { return put(0) }
+    put(1)
+    double(max(0, seconds))
+  }
+
+  mutating func string(_ s: String?) {
+    guard let s else { return put(0) }
+    put(cache.id(s))
+  }
+
+  mutating func token(_ s: String) {
+    if let i = tokens.firstIndex(of: s) { return put(UInt32(i + 1)) }
+    tokens.append(s)
+    put(UInt32(tokens.count))
+  }
+
+  mutating func token(_ s: String?) {
+    guard let s else { return put(0) }
+    token(s)
+  }
+
+  mutating func id(_ r: RequestID) {
+    if let i = ids.firstIndex(of: r) { return put(UInt32(i + 1)) }
+    ids.append(r)
+    put(UInt32(ids.count))
+  }
+
+  mutating func waiters(_ list: [TokenRequestID]) {
+    let kept = list.prefix(2)
+    put(UInt32(kept.count))
+    for w in kept {
+      if let i = apps.firstIndex(of: w) {
+        put(UInt32(100 + i))
+      } else {
+        apps.append(w)
+        put(UInt32(100 + apps.count - 1))
+      }
+    }
+  }
+
+  mutating func expiry(_ at: Instant) {
+    let remaining = at - now
+    double(policy.refreshMargin + min(max(0, remaining - policy.refreshMargin), policy.backoffBase))
+  }
+
+  mutating func credential(_ c: IdPCredential) {
+    string(c.provider.rawValue)
+    token(c.idToken)
+    token(c.accessToken)
+    token(c.rawNonce)
+    token(c.pendingToken)
+    token(c.authorizationCode)
+    string(c.email)
+    string(c.givenName)
+    string(c.familyName)
+  }
+
+  mutating func op(_ o: SensitiveOperation) {
+    switch o {
+    case .deleteAccount: put(1)
+    case .link(let c):
+      put(2)
+      credential(c)
+    case .unlink(let p):
+      put(3)
+      string(p.rawValue)
+    }
+  }
+
+  mutating func purpose(_ p: ProviderPurpose) {
+    switch p {
+    case .signIn: put(1)
+    case .upgrade: put(2)
+    case .link: put(3)
+    case .reauthenticate(nil): put(4)
+    case .reauthenticate(let o?):
+      put(5)
+      op(o)
+    }
+  }
+
+  mutating func phase(_ p: Phase) {
+    switch p {
+    case .starting: put(1)
+    case .resting: put(2)
+    case .restoring(let r):
+      put(3)
+      id(r.request)
+      waiters(r.waiters)
+      time(r.retryAt.map { $0 - now })
+    case .signingInAnonymously(let r):
+      put(4)
+      id(r)
+    case .providerFlow(let f):
+      put(5)
+      id(f.request)
+      purpose(f.purpose)
+      if let c = f.credential {
+        put(1)
+        credential(c)
+      } else {
+        put(0)
+      }
+      string(f.provider.rawValue)
+    case .migrationRequired(let o):
+      put(6)
+      credential(o.credential)
+      string(o.email)
+    case .migrating(let m):
+      put(7)
+      id(m.request)
+      if let c = m.credential {
+        put(1)
+        credential(c)
+      } else {
+        put(0)
+      }
+      put(UInt32(MigrationChoice.allCases.firstIndex(of: m.choice) ?? 0))
+      string(m.provider.rawValue)
+      put(m.reauthorized)
+    case .reauthenticationRequired(let o):
+      put(8)
+      op(o)
+    case .deletingAccount(let d):
+      put(9)
+      if let r = d.request {
+        put(1)
+        id(r)
+      } else {
+        put(0)
+      }
+      switch d.step {
+      case .authorizing(let p):
+        put(1)
+        string(p.rawValue)
+      case .reauthenticating(let c):
+        put(2)
+        credential(c)
+      case .revoking(let p):
+        put(3)
+        string(p.rawValue)
+      case .deleting: put(4)
+      case .waitingForToken: put(5)
+      }
+    case .unlinkingProvider(let u):
+      put(10)
+      id(u.request)
+      string(u.provider.rawValue)
+    case .emailFlow(let e):
+      put(11)
+      id(e.request)
+      put(UInt32(EmailFlow.Kind.allCases.firstIndex(of: e.kind) ?? 0))
+      string(e.email)
+    }
+  }
+
+  mutating func user(_ u: SignedInUser) {
+    let s = u.session
+    token(s.idToken)
+    token(s.refreshToken)
+    expiry(s.expiresAt)
+    if let c = s.pendingCleanup {
+      put(1)
+      token(c.idToken)
+      token(c.refreshToken)
+      if let at = c.expiresAt {
+        put(1)
+        expiry(at)
+      } else {
+        put(0)
+      }
+      string(c.uid)
+      put(c.dataMoved)
+    } else {
+      put(0)
+    }
+    string(s.uid)
+    put(s.anonymous)
+    put(UInt32(s.providers.count))
+    for p in s.providers { string(p) }
+    string(s.email)
+    string(s.displayName)
+    if let d = s.pendingDeletion {
+      put(1)
+      put(d.deleting)
+      put(UInt32(d.revoked.count))
+      for p in d.revoked { string(p.rawValue) }
+    } else {
+      put(0)
+    }
+    switch u.token {
+    case .fresh: put(1)
+    case .refreshing(let r, let w, let f):
+      put(2)
+      id(r)
+      waiters(w)
+      put(UInt32(min(f, failureCap)))
+    case .backingOff(let until, let f):
+      put(3)
+      double(max(0, until - now))
+      put(UInt32(min(f, failureCap)))
+    }
+    if let r = u.cleanupRequest {
+      put(1)
+      id(r)
+    } else {
+      put(0)
+    }
+    put(u.cleanupRefreshing)
+  }
+}
