@@ -80,7 +80,7 @@ extension JSONReader {
     case .credentialAlreadyInUse:
       return ResultTemplate(
         .credentialAlreadyInUse(
-          credential: try credential(f["credential"], join(p, "credential")),
+          credential: try credential(f["credential"], join(p, "credential"), requireToken: false),
           email: try optionalString(f["email"], join(p, "email"))))
     case .requestFailed:
       return ResultTemplate(.requestFailed(error: try error(f["error"], join(p, "error"))))
@@ -153,10 +153,16 @@ extension JSONReader {
 
   /// A provider credential. Without `provider`, it is the provider of the request it answers
   /// (filled in when the result is delivered).
-  func credential(_ value: JSONValue?, _ p: String) throws -> IdPCredential {
+  func credential(_ value: JSONValue?, _ p: String, requireToken: Bool = true) throws
+    -> IdPCredential
+  {
     let f = try object(
       value ?? .null, p, allowed: Vocabulary.credentialFields, what: "a credential object")
-    guard f["idToken"] != nil || f["accessToken"] != nil || f["pendingToken"] != nil else {
+    // A conflict answer may carry nothing to retry with (the machine then asks the provider
+    // again); a consent step's credential always carries a token.
+    guard
+      !requireToken || f["idToken"] != nil || f["accessToken"] != nil || f["pendingToken"] != nil
+    else {
       throw fail(p, "missing required field \"idToken\" (or \"accessToken\" or \"pendingToken\")")
     }
     func text(_ key: String) throws -> String? { try optionalString(f[key], join(p, key)) }

@@ -40,6 +40,46 @@ public enum Alphabet {
     .unlinkProviderTapped(provider: .google),
   ]
 
+  /// The intents a user would plausibly send in this state (the property tests favour them, so
+  /// long flows are reached).
+  public static func likelyIntents(_ machine: AuthMachine) -> [Intent] {
+    let token = Intent.idTokenRequested(requestId: 0, forceRefresh: false)
+    switch machine.stateName {
+    case .starting: return [.appLaunched]
+    case .signedOut:
+      return [
+        .signInAnonymouslyTapped, .signInWithGoogleTapped,
+        .signInWithProviderTapped(provider: .apple),
+        .signInWithEmail(email: "mike@example.com", password: "pw-1"),
+        .createAccount(email: "new@example.com", password: "pw-2"), token,
+      ]
+    case .anonymous:
+      return [
+        .signInWithGoogleTapped, .signInWithProviderTapped(provider: .apple),
+        .linkProviderTapped(provider: .apple),
+        .createAccount(email: "new@example.com", password: "pw-2"), .deleteAccountTapped,
+        .signOutTapped(discardAnonymousData: true), token,
+      ]
+    case .firebaseAuthenticated:
+      return [
+        .linkGoogleTapped, .linkProviderTapped(provider: .apple), .reauthenticateTapped(),
+        .deleteAccountTapped, .unlinkProviderTapped(provider: .google), .migrationFinished,
+        .signOutTapped(discardAnonymousData: false), token,
+        .idTokenRequested(requestId: 0, forceRefresh: true),
+      ]
+    case .migrationRequired:
+      return [
+        .migrationDecided(choice: .merge), .migrationDecided(choice: .switchWithoutData),
+        .migrationDecided(choice: .stayAnonymous), .cancelTapped,
+      ]
+    case .reauthenticationRequired: return [.reauthenticateTapped(), .cancelTapped]
+    case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
+      .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
+      .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
+      return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
+    }
+  }
+
   /// Every move available in `world`, in a fixed order.
   public static func choices(_ world: World) -> [Choice] {
     var out = intents.map(Choice.intent)

@@ -18,6 +18,8 @@ public struct ModelChecker: Sendable {
     public var keepViolations = 5
     /// Called after each level with (states, transitions, depth).
     public var progress: (@Sendable (Int, Int, Int) -> Void)?
+    /// Keep a shortest path to every edge (for `flowrun generate`).
+    public var keepWitnesses = false
     /// How many threads expand a level (default: one per core).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
 
@@ -66,6 +68,8 @@ public struct ModelChecker: Sendable {
     public var deadEnds = 0
     /// Every top-level edge seen (transitions that change the machine or emit effects).
     public var edges: Set<Edge> = []
+    /// For every edge, a shortest event path from a fresh machine that takes it last.
+    public var witnesses: [Edge: [WorldEvent]] = [:]
 
     /// An empty result.
     public init() {}
@@ -79,8 +83,14 @@ public struct ModelChecker: Sendable {
   /// What expanding one state found: for each move, the successor (a known index, or a new
   /// state with its key) and whether it broke an invariant; and the edges it took.
   struct Expansion {
-    var moves: [(choice: Choice, key: PackedKey, known: Int32?, state: AbstractState?, violations: [Violation])] = []
+    var moves:
+      [(
+        choice: Choice, key: PackedKey, known: Int32?, state: AbstractState?,
+        violations: [Violation]
+      )] = []
     var edges: Set<UInt32> = []
+    /// The first move of this state that took each edge.
+    var firstMove: [(code: UInt32, choice: Choice)] = []
     var transitions = 0
   }
 
@@ -99,6 +109,7 @@ public struct ModelChecker: Sendable {
     var successors: [[Int32]] = []
     var violationAt: Set<Int32> = []
     var edgeCodes: Set<UInt32> = []
+    var witnessAt: [UInt32: (state: Int, choice: Choice)] = [:]
 
     let root = World(policy: options.policy, reducer: options.reducer)
     states.append(AbstractState(root))
@@ -144,6 +155,9 @@ public struct ModelChecker: Sendable {
         let e = expansions[k]
         result.transitions += e.transitions
         edgeCodes.formUnion(e.edges)
+        for (code, choice) in e.firstMove where witnessAt[code] == nil {
+          witnessAt[code] = (i, choice)  // Breadth-first: the first is a shortest.
+        }
         var out: [Int32] = []
         out.reserveCapacity(e.moves.count)
         for move in e.moves {
@@ -183,6 +197,12 @@ public struct ModelChecker: Sendable {
     }
     result.states = states.count
     result.edges = Set(edgeCodes.map(Self.edge))
+    if options.keepWitnesses {
+      for (code, w) in witnessAt {
+        result.witnesses[Self.edge(code)] = concrete(
+          Self.path(to: w.state, parent: parent, via: via) + [w.choice])
+      }
+    }
     result.complete = !stoppedEarly
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
@@ -241,8 +261,9 @@ public struct ModelChecker: Sendable {
       let violations = w.apply(event) { step in
         // Only transitions that do something: an ignored intent or a stale answer is no edge.
         if !step.effects.isEmpty || step.before != step.after {
-          e.edges.insert(
-            Self.edgeCode(step.before.stateName, Self.kind(step.event), step.after.stateName))
+          let code = Self.edgeCode(
+            step.before.stateName, Self.kind(step.event), step.after.stateName)
+          if e.edges.insert(code).inserted { e.firstMove.append((code, choice)) }
         }
       }
       e.transitions += 1

@@ -15,21 +15,27 @@ public struct PropertyTester: Sendable {
     public var only: UInt64?
     /// The machine's policy.
     public var policy = Policy()
+    /// Draw the migration policy of each sequence at random (ask, merge, switch, stay), so the
+    /// flows behind every policy are searched, not only `ask`'s.
+    public var variesMigrationPolicy = true
     /// A stand-in reducer (to prove the net catches bugs).
     public var reducer: World.Reducer?
     /// Check JSON round-trips every this many steps (0: never).
     public var codingEvery = 7
 
-    /// Defaults: 10,000 sequences of up to 60 events; overridden by `AUTHFLOW_PROPERTY_SEQUENCES`
-    /// and `AUTHFLOW_SEED` in `fromEnvironment()`.
+    /// Defaults: 10,000 sequences of up to 60 events from a fixed master seed.
     public init() {}
 
-    /// The defaults, with the environment's overrides.
+    /// A fresh master seed for each run (printed by the tests, so a run can be repeated with
+    /// `AUTHFLOW_MASTER_SEED`), `AUTHFLOW_PROPERTY_SEQUENCES` sequences, and `AUTHFLOW_SEED` to
+    /// replay the one sequence a failure printed.
     public static func fromEnvironment() -> Config {
       var c = Config()
       let env = ProcessInfo.processInfo.environment
       if let n = env["AUTHFLOW_PROPERTY_SEQUENCES"].flatMap(Int.init), n > 0 { c.sequences = n }
       if let s = env["AUTHFLOW_SEED"].flatMap({ UInt64($0) }) { c.only = s }
+      var g = SystemRandomNumberGenerator()
+      c.seed = env["AUTHFLOW_MASTER_SEED"].flatMap { UInt64($0) } ?? g.next()
       return c
     }
 
@@ -49,6 +55,8 @@ public struct PropertyTester: Sendable {
     public var shrunk: [Choice]
     /// The shrunk sequence as concrete events (what a scenario file holds).
     public var events: [WorldEvent]
+    /// The policy the sequence ran with.
+    public var policy: Policy
   }
 
   /// What a run did.
@@ -76,7 +84,8 @@ public struct PropertyTester: Sendable {
     for seed in seeds {
       var rng = Xoshiro256(seed: seed)
       let length = 1 + rng.below(config.maxLength)
-      var world = newWorld()
+      let policy = self.policy(for: seed)
+      var world = newWorld(policy)
       var choices: [Choice] = []
       var codingProblems: [Violation] = []
       summary.sequences += 1
@@ -95,11 +104,11 @@ public struct PropertyTester: Sendable {
         summary.statesSeen.insert(world.machine.stateName.rawValue)
         if !violations.isEmpty {
           let invariant = violations[0].invariant
-          let shrunk = shrink(choices, invariant: invariant)
-          let (events, final) = replay(shrunk)
+          let shrunk = shrink(choices, invariant: invariant, policy: policy)
+          let (events, final) = replay(shrunk, policy: policy)
           summary.failure = Failure(
             seed: seed, violations: final.isEmpty ? violations : final,
-            originalLength: choices.count, shrunk: shrunk, events: events)
+            originalLength: choices.count, shrunk: shrunk, events: events, policy: policy)
           return summary
         }
       }
@@ -107,7 +116,17 @@ public struct PropertyTester: Sendable {
     return summary
   }
 
-  func newWorld() -> World { World(policy: config.policy, reducer: config.reducer) }
+  func newWorld(_ policy: Policy) -> World { World(policy: policy, reducer: config.reducer) }
+
+  /// The policy sequence `seed` runs with.
+  public func policy(for seed: UInt64) -> Policy {
+    var p = config.policy
+    if config.variesMigrationPolicy {
+      let all = MigrationPolicy.allCases
+      p.migration = all[Int(seed % UInt64(all.count))]
+    }
+    return p
+  }
 
   /// One move, weighted toward what the machine waits for.
   static func draw(_ world: World, _ rng: inout Xoshiro256) -> Choice {
@@ -126,12 +145,15 @@ public struct PropertyTester: Sendable {
       return .advance(rng.pick([1, 30, 60, 299, 300, 1000, 3600, 7200]))
     }
     if roll < 67 { return .fire(rng.chance(0.8) ? .tokenRefresh : .restoreRetry) }
+    // Mostly what a user would do in this state, so long flows (a migration, a deletion) are
+    // reached; sometimes anything, for the taps that should change nothing.
+    if roll < 90 { return .intent(rng.pick(Alphabet.likelyIntents(world.machine))) }
     return .intent(rng.pick(Alphabet.intents))
   }
 
   /// Replays moves on a fresh world: the concrete events and the violations of the last step.
-  public func replay(_ choices: [Choice]) -> ([WorldEvent], [Violation]) {
-    var world = newWorld()
+  public func replay(_ choices: [Choice], policy: Policy? = nil) -> ([WorldEvent], [Violation]) {
+    var world = newWorld(policy ?? config.policy)
     var events: [WorldEvent] = []
     var last: [Violation] = []
     for choice in choices {
@@ -145,16 +167,17 @@ public struct PropertyTester: Sendable {
   }
 
   /// Whether the moves still break the invariant somewhere.
-  func fails(_ choices: [Choice], invariant: Invariant) -> Bool {
-    replay(choices).1.contains { $0.invariant == invariant }
+  func fails(_ choices: [Choice], invariant: Invariant, policy: Policy) -> Bool {
+    replay(choices, policy: policy).1.contains { $0.invariant == invariant }
   }
 
   /// Drops moves (halves, quarters, … single moves), then simplifies each, until nothing
   /// smaller still fails.
-  public func shrink(_ original: [Choice], invariant: Invariant) -> [Choice] {
+  public func shrink(_ original: [Choice], invariant: Invariant, policy: Policy) -> [Choice] {
     var current = original
     // Cut everything after the first failing step.
-    for n in 1...current.count where fails(Array(current.prefix(n)), invariant: invariant) {
+    for n in 1...current.count
+    where fails(Array(current.prefix(n)), invariant: invariant, policy: policy) {
       current = Array(current.prefix(n))
       break
     }
@@ -167,7 +190,7 @@ public struct PropertyTester: Sendable {
         while i + chunk <= current.count {
           var candidate = current
           candidate.removeSubrange(i..<(i + chunk))
-          if !candidate.isEmpty, fails(candidate, invariant: invariant) {
+          if !candidate.isEmpty, fails(candidate, invariant: invariant, policy: policy) {
             current = candidate
             progress = true
           } else {
@@ -180,7 +203,7 @@ public struct PropertyTester: Sendable {
         for simpler in Self.simplifications(current[i]) {
           var candidate = current
           candidate[i] = simpler
-          if fails(candidate, invariant: invariant) {
+          if fails(candidate, invariant: invariant, policy: policy) {
             current = candidate
             progress = true
             break

@@ -50,6 +50,10 @@ public enum FlowRun {
         helpText: { coverageHelp }, flags: common.union(["--quiet"]), options: [], takesPaths: true,
         run: coverage),
       Subcommand(
+        name: "generate", summary: "Write a scenario for every transition the scenarios miss.",
+        helpText: { generateHelp }, flags: common.union(["--dry-run"]), options: ["--out"],
+        takesPaths: true, run: generate),
+      Subcommand(
         name: "record", summary: "Run a scenario live and write the answers into its script.",
         helpText: { recordHelp }, flags: common.union(["--show-secrets", "--trace"]),
         options: liveOptions.union(["--out"]), takesPaths: true, run: nil),
@@ -65,6 +69,7 @@ public enum FlowRun {
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
            flowrun graph [--format mermaid|dot]
            flowrun coverage <path> ...
+           flowrun generate [--out <dir>] [--dry-run] <path> ...
            flowrun record --config <file> [--out <file>] <scenario>
     """
 

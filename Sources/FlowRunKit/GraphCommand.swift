@@ -42,8 +42,9 @@ extension FlowRun {
     """
 
   /// The full exploration, with progress on an interactive terminal: seconds in a debug build.
-  static func explore() -> ModelChecker.Result {
-    var options = ModelChecker.Options()
+  static func explore(_ base: ModelChecker.Options = ModelChecker.Options()) -> ModelChecker.Result
+  {
+    var options = base
     let interactive = isatty(2) == 1
     if interactive {
       #if DEBUG

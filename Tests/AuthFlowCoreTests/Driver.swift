@@ -253,5 +253,6 @@ extension Effect {
   static func deleteAccount(requestId: Int, idToken: String) -> Effect {
     .request(RequestID(requestId), .deleteAccount(idToken: idToken))
   }
-  static let signOutGoogle = Effect.signOutProvider(provider: .google)
+  static let signOutGoogle = Effect.signOutProvider(provider: .google, revoke: false)
+  static let disconnectGoogle = Effect.signOutProvider(provider: .google, revoke: true)
 }

@@ -15,7 +15,10 @@ struct MigrationTests {
       ])
     #expect(d.state.name == "migrating")
     var stored = existing
-    stored.pendingCleanup = AnonymousCleanup(uid: "anon-1", idToken: "id-a1", dataMoved: false)
+    let anonymous = Fixture.anonymous()
+    stored.pendingCleanup = AnonymousCleanup(
+      uid: "anon-1", idToken: "id-a1", dataMoved: false, refreshToken: anonymous.refreshToken,
+      expiresAt: anonymous.expiresAt)
     #expect(
       d.answer(.signedIn(session: existing)) == [
         .persistSession(session: stored),

@@ -97,7 +97,7 @@ struct ReauthAndDeleteTests {
     #expect(d.send(.deleteAccountTapped) == [.deleteAccount(requestId: 4, idToken: "id-u1")])
     #expect(
       d.answer(.accountDeleted) == [
-        .cancelTimer(timer: .tokenRefresh), .clearSession, .signOutGoogle,
+        .cancelTimer(timer: .tokenRefresh), .clearSession, .disconnectGoogle,
       ])
     #expect(d.state == .signedOut)
   }

@@ -185,7 +185,7 @@ struct ResponseCase: CustomStringConvertible {
       return Self.signIn(await api.signIn(email: "a@example.com", password: "pw"))
     case .signInWithIdp:
       let credential = IdPCredential(
-        provider: .apple, idToken: "a-1", rawNonce: "n-1", displayName: "Ana")
+        provider: .apple, idToken: "a-1", rawNonce: "n-1", givenName: "Ana", familyName: "Lima")
       return Self.signIn(await api.signInWithIdp(credential, linkTo: "id-x"))
     case .refresh:
       var m = AuthMachine()

@@ -82,6 +82,23 @@ final class StandIn: @unchecked Sendable {
     try await admin("faults", body)
   }
 
+  /// The stand-in's state: users, Apple revocations, Google revocations.
+  func snapshot() async throws -> [String: Any] {
+    let url = URL(string: "http://\(hostPort)/_standin/users")!
+    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "users") }
+    return json
+  }
+
+  func users() async throws -> [[String: Any]] {
+    try await snapshot()["users"] as? [[String: Any]] ?? []
+  }
+
+  func revoked() async throws -> [[String: Any]] {
+    try await snapshot()["revoked"] as? [[String: Any]] ?? []
+  }
+
   func admin(_ path: String, _ body: [String: Any]) async throws {
     let url = URL(string: "http://\(hostPort)/_standin/\(path)")!
     let data = try JSONSerialization.data(withJSONObject: body)

@@ -18,7 +18,7 @@ struct HugeExpiryInterpreter: AuthInterpreter {
     case .refreshToken:
       .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: expiresIn)
     case .authorize, .signInWithIdp, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .deleteAccount:
+      .deleteAccount, .revokeToken, .unlinkProvider:
       .requestFailed(error: AuthError(code: "NETWORK"))
     }
   }

@@ -49,7 +49,8 @@ final class SignInDriver {
       case .cancelTimer(let timer): timers.removeValue(forKey: timer)?.cancel()
       case .deliverIDToken(let ids, let result):
         for id in ids { tokenCallers.removeValue(forKey: id)?(result) }
-      case .signOutProvider(let provider): Task { await interpreter.signOut(of: provider) }
+      case .signOutProvider(let provider, let revoke):
+        Task { await interpreter.signOut(of: provider, revoke: revoke) }
       case .notify(let notification): onNotification(notification)
       }
     }

@@ -18,6 +18,7 @@ prints "READY <port>" once it accepts requests. Test-only endpoints under /_stan
 """
 import argparse
 import base64
+import hashlib
 import json
 import os
 import random
@@ -30,9 +31,13 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 LOCK = threading.Lock()
-USERS = {}          # localId -> user dict
+USERS = {}          # localId -> user dict; user["links"] = {providerId: sub}
 FAULTS = {}         # op -> [fault]
 PROJECT = "demo-authflow"
+SPENT = set()       # (id_token, nonce) pairs already used with a nonce: Apple refuses a repeat
+PENDING = {}        # pendingToken -> (providerId, sub, email), single use
+REVOKED = []        # [{"providerId", "token", "localId"}] from accounts:revokeToken
+GOOGLE_REVOKED = [] # tokens sent to the Google OAuth revocation endpoint
 
 
 def new_id():
@@ -57,9 +62,7 @@ class Fail(Exception):
 
 def id_token(user, sign_in_provider):
     now = int(time.time())
-    identities = {}
-    if user.get("google"):
-        identities["google.com"] = [user["google"]]
+    identities = {p: [sub] for p, sub in sorted(user.get("links", {}).items())}
     if user.get("email") and user.get("password") is not None:
         identities["email"] = [user["email"]]
     claims = {
@@ -72,7 +75,7 @@ def id_token(user, sign_in_provider):
         claims["provider_id"] = "anonymous"
     if user.get("email"):
         claims["email"] = user["email"]
-        claims["email_verified"] = bool(user.get("google"))
+        claims["email_verified"] = bool(user.get("links"))
     header = b64url(json.dumps({"alg": "none", "typ": "JWT"}).encode())
     return header + "." + b64url(json.dumps(claims).encode()) + "."
 
@@ -120,22 +123,40 @@ def find_email(email):
     return None
 
 
-def google_claims(post_body):
-    fields = urllib.parse.parse_qs(post_body or "")
+def idp_claims(fields):
+    """The claims of the ID token (a JWT or, as the emulator allows, raw JSON), or of an
+    access token given as JSON (github.com in tests)."""
     raw = (fields.get("id_token") or [None])[0]
-    if raw is None:
-        raise Fail("INVALID_IDP_RESPONSE : Missing id_token", 400)
+    access = (fields.get("access_token") or [None])[0]
+    source = raw if raw is not None else access
+    if source is None:
+        raise Fail("INVALID_IDP_RESPONSE : Missing id_token or access_token", 400)
     try:
-        if raw.startswith("{"):
-            claims = json.loads(raw)
+        if source.startswith("{"):
+            claims = json.loads(source)
         else:
-            claims = json.loads(unb64(raw.split(".")[1]))
+            claims = json.loads(unb64(source.split(".")[1]))
     except Exception:
         raise Fail("INVALID_IDP_RESPONSE : ((Unable to parse id_token))")
-    if not isinstance(claims.get("sub"), str) or not claims["sub"]:
+    if not isinstance(claims, dict) or not isinstance(claims.get("sub"), str) or not claims["sub"]:
         raise Fail("INVALID_IDP_RESPONSE : ((Missing sub))")
-    access = (fields.get("access_token") or [None])[0]
     return raw, access, claims
+
+
+def check_apple_nonce(raw, nonce, claims):
+    """Production's Apple rules: the ID token's nonce claim is the SHA-256 (lowercase hex) of
+    the raw nonce in the request, and an (id_token, nonce) pair is accepted once."""
+    claim = claims.get("nonce")
+    if claim is not None and nonce is None:
+        raise Fail("MISSING_OR_INVALID_NONCE : Nonce is missing in the request.")
+    if nonce is not None:
+        if hashlib.sha256(nonce.encode()).hexdigest() != claim:
+            raise Fail('MISSING_OR_INVALID_NONCE : The nonce in ID Token "%s" does not match '
+                       'the SHA256 hash of the raw nonce "%s" in the request.' % (claim, nonce))
+        if (raw, nonce) in SPENT:
+            raise Fail("MISSING_OR_INVALID_NONCE : Duplicate credential received. Please try "
+                       "again with a new credential.")
+        SPENT.add((raw, nonce))
 
 
 def op_signUp(body):
@@ -166,40 +187,114 @@ def op_signUp(body):
     return dict(tokens(user, "anonymous"), kind="identitytoolkit#SignupNewUserResponse")
 
 
+def owner_of(provider, sub):
+    return next((u for u in USERS.values() if u.get("links", {}).get(provider) == sub), None)
+
+
+def display_name(fields):
+    try:
+        name = json.loads((fields.get("user") or ["{}"])[0]).get("name") or {}
+    except ValueError:
+        raise Fail("INVALID_IDP_RESPONSE : ((Unable to parse user))")
+    parts = [name.get("firstName"), name.get("lastName")]
+    return " ".join(p for p in parts if p) or None
+
+
 def op_signInWithIdp(body):
     if not body.get("requestUri"):
         raise Fail("MISSING_REQUEST_URI")
-    raw, access, claims = google_claims(body.get("postBody"))
-    sub, email = claims["sub"], (claims.get("email") or "").lower() or None
-    owner = next((u for u in USERS.values() if u.get("google") == sub), None)
-    echo = {"oauthIdToken": raw, "providerId": "google.com",
-            "oauthAccessToken": access or "FirebaseAuthEmulatorFakeAccessToken_google.com",
-            "federatedId": "https://accounts.google.com/" + sub,
+    fields = urllib.parse.parse_qs(body.get("postBody") or "")
+    pending = body.get("pendingToken")
+    if pending is not None:
+        # A retry after a link conflict: the pending token stands for the provider account.
+        if pending not in PENDING:
+            raise Fail("INVALID_PENDING_TOKEN")
+        provider, sub, email = PENDING.pop(pending)
+        raw = access = None
+    else:
+        provider = (fields.get("providerId") or [None])[0]
+        if not provider:
+            raise Fail("INVALID_CREDENTIAL_OR_PROVIDER_ID : Invalid IdP response/credential")
+        provider = provider.lower()
+        raw, access, claims = idp_claims(fields)
+        if provider == "apple.com":
+            check_apple_nonce(raw, (fields.get("nonce") or [None])[0], claims)
+        sub, email = claims["sub"], (claims.get("email") or "").lower() or None
+    name = display_name(fields)
+    owner = owner_of(provider, sub)
+    echo = {"providerId": provider, "federatedId": sub,
             "kind": "identitytoolkit#VerifyAssertionResponse"}
+    if raw is not None:
+        echo["oauthIdToken"] = raw
+    if provider == "google.com":
+        echo["federatedId"] = "https://accounts.google.com/" + sub
+        echo["oauthAccessToken"] = access or "FirebaseAuthEmulatorFakeAccessToken_google.com"
+    elif access is not None:
+        echo["oauthAccessToken"] = access
     if email:
         echo["email"] = email
     if body.get("idToken"):
         user = user_from_id_token(body["idToken"])
         if owner is not None and owner is not user:
+            if provider == "apple.com":
+                token = "pending-" + new_id()
+                PENDING[token] = (provider, sub, email)
+                echo["pendingToken"] = token
             if body.get("returnIdpCredential"):
                 return dict(echo, errorMessage="FEDERATED_USER_ID_ALREADY_LINKED")
             raise Fail("FEDERATED_USER_ID_ALREADY_LINKED")
-        user.update(google=sub, anonymous=False)
+        user.setdefault("links", {})[provider] = sub
+        user["anonymous"] = False
         if email and not user.get("email"):
             user["email"] = email
-        return dict(echo, **tokens(user, "google.com"), email=user.get("email"), isNewUser=False)
+        if name and not user.get("displayName"):
+            user["displayName"] = name
+        return dict(echo, **tokens(user, provider), email=user.get("email"),
+                    displayName=user.get("displayName"), isNewUser=False)
     if owner is None and email:
         owner = find_email(email)
         if owner is not None:
-            owner["google"] = sub
+            owner.setdefault("links", {})[provider] = sub
     is_new = owner is None
     if owner is None:
-        owner = {"localId": new_id(), "google": sub, "email": email, "anonymous": False}
+        owner = {"localId": new_id(), "links": {provider: sub}, "email": email,
+                 "anonymous": False, "displayName": name}
         USERS[owner["localId"]] = owner
     if owner.get("disabled"):
         raise Fail("USER_DISABLED")
     owner["authTime"] = int(time.time())
-    return dict(echo, **tokens(owner, "google.com"), email=owner.get("email"), isNewUser=is_new)
+    return dict(echo, **tokens(owner, provider), email=owner.get("email"),
+                displayName=owner.get("displayName"), isNewUser=is_new)
+
+
+def op_update(body):
+    user = user_from_id_token(body.get("idToken"))
+    for provider in body.get("deleteProvider") or []:
+        user.get("links", {}).pop(provider, None)
+        if provider == "password":
+            user.pop("password", None)
+    if body.get("displayName"):
+        user["displayName"] = body["displayName"]
+    infos = [{"providerId": p, "federatedId": sub} for p, sub in sorted(user.get("links", {}).items())]
+    if user.get("password") is not None:
+        infos.append({"providerId": "password", "email": user.get("email")})
+    return {"kind": "identitytoolkit#SetAccountInfoResponse", "localId": user["localId"],
+            "email": user.get("email"), "displayName": user.get("displayName"),
+            "providerUserInfo": infos}
+
+
+def op_revokeToken(body):
+    """v2 accounts:revokeToken: Apple only; the idToken must be valid; a code is single use."""
+    user = user_from_id_token(body.get("idToken"))
+    if body.get("providerId") != "apple.com":
+        raise Fail("INVALID_PROVIDER_ID : only apple.com is supported")
+    if body.get("tokenType") not in ("CODE", "3", 3):
+        raise Fail("INVALID_ARGUMENT : tokenType")
+    token = body.get("token")
+    if not token or any(r["token"] == token for r in REVOKED):
+        raise Fail("INVALID_CREDENTIAL : The supplied auth credential is malformed or has expired.")
+    REVOKED.append({"providerId": "apple.com", "token": token, "localId": user["localId"]})
+    return {}
 
 
 def op_signInWithPassword(body):
@@ -259,7 +354,8 @@ def op_token(body):
 
 OPS = {"signUp": op_signUp, "signInWithIdp": op_signInWithIdp,
        "signInWithPassword": op_signInWithPassword, "sendOobCode": op_sendOobCode,
-       "delete": op_delete, "lookup": op_lookup}
+       "delete": op_delete, "lookup": op_lookup, "update": op_update,
+       "revokeToken": op_revokeToken}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -291,7 +387,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"authEmulator": {"ready": True, "standIn": True}})
         if self.path == "/_standin/users":
             with LOCK:
-                return self.send(200, {"users": list(USERS.values())})
+                return self.send(200, {"users": list(USERS.values()), "revoked": REVOKED,
+                                       "googleRevoked": GOOGLE_REVOKED})
         self.error(404, "Not Found", "NOT_FOUND")
 
     def do_POST(self):
@@ -301,6 +398,14 @@ class Handler(BaseHTTPRequestHandler):
         query = urllib.parse.parse_qs(url.query)
         if url.path.startswith("/_standin/"):
             return self.admin(url.path, json.loads(raw or "{}"))
+        if url.path == "/revoke":
+            # Google's OAuth revocation endpoint: POST with ?token= (a form body works too).
+            token = (query.get("token") or urllib.parse.parse_qs(raw).get("token") or [None])[0]
+            if not token:
+                return self.send(400, {"error": "invalid_request"})
+            with LOCK:
+                GOOGLE_REVOKED.append(token)
+            return self.send(200, {})
         if url.path.endswith("/v1/token") and "securetoken" in url.path or url.path == "/v1/token":
             op = "token"
         elif "/accounts:" in url.path:
@@ -347,6 +452,10 @@ class Handler(BaseHTTPRequestHandler):
             elif path == "/_standin/reset":
                 USERS.clear()
                 FAULTS.clear()
+                SPENT.clear()
+                PENDING.clear()
+                REVOKED.clear()
+                GOOGLE_REVOKED.clear()
             else:
                 return self.error(404, "Not Found", "NOT_FOUND")
         self.send(200, {})

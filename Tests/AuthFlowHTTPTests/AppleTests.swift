@@ -1,0 +1,159 @@
+import AuthFlowCore
+import AuthFlowRuntime
+import Foundation
+import Testing
+
+@testable import AuthFlowHTTP
+
+/// An unsigned Apple-style ID token whose `nonce` claim is the SHA-256 hex of `rawNonce`.
+func fakeAppleToken(sub: String, rawNonce: String, email: String = "x7@privaterelay.appleid.com")
+  -> String
+{
+  let hashed = SHA256.hash(Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
+  let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
+  let payload = Base64URL.encode(
+    Array(
+      #"{"iss":"https://appleid.apple.com","sub":"\#(sub)","email":"\#(email)","nonce":"\#(hashed)"}"#
+        .utf8))
+  return header + "." + payload + "."
+}
+
+@Suite("Apple, generic providers, revocation and unlink against the stand-in", .serialized)
+struct AppleTests {
+  let standIn: StandIn
+  let api: FirebaseAPI
+
+  init() throws {
+    standIn = try StandIn()
+    api = FirebaseAPI(apiKey: "test-key", endpoints: standIn.endpoints, timeout: 5)
+  }
+
+  func session(_ r: RequestResult) throws -> Session {
+    guard case .signedIn(let s) = r else { throw AuthError(code: "NOT_SIGNED_IN", message: "\(r)") }
+    return s
+  }
+
+  func apple(_ sub: String, nonce: String) -> IdPCredential {
+    IdPCredential(
+      provider: .apple, idToken: fakeAppleToken(sub: sub, rawNonce: nonce), rawNonce: nonce,
+      authorizationCode: "code-" + nonce, givenName: "Ana", familyName: "Lima")
+  }
+
+  @Test(
+    "sign in with Apple: the raw nonce is checked against the token, a pair is used once, the name is kept"
+  )
+  func nonceRules() async throws {
+    let credential = apple("apple-1", nonce: "raw-1")
+    let s = try session(await api.signInWithIdp(credential, linkTo: nil))
+    #expect(s.providers == ["apple.com"] && s.displayName == "Ana Lima")
+    guard case .requestFailed(let duplicate) = await api.signInWithIdp(credential, linkTo: nil)
+    else {
+      Issue.record("a repeated (id_token, nonce) pair was accepted")
+      return
+    }
+    #expect(duplicate.code == "MISSING_OR_INVALID_NONCE")
+    #expect(duplicate.message?.contains("Duplicate credential") == true)
+    var wrong = apple("apple-1", nonce: "raw-2")
+    wrong.rawNonce = "not-the-one"
+    guard case .requestFailed(let mismatch) = await api.signInWithIdp(wrong, linkTo: nil) else {
+      Issue.record("a nonce that does not match was accepted")
+      return
+    }
+    #expect(mismatch.code == "MISSING_OR_INVALID_NONCE")
+  }
+
+  @Test(
+    "an Apple link conflict answers a pendingToken; the retry without the nonce signs in to the owner"
+  )
+  func conflictPendingToken() async throws {
+    let owner = try session(await api.signInWithIdp(apple("apple-2", nonce: "raw-3"), linkTo: nil))
+    let anonymous = try session(await api.signUpAnonymously())
+    guard
+      case .credentialAlreadyInUse(let updated, _) = await api.signInWithIdp(
+        apple("apple-2", nonce: "raw-4"), linkTo: anonymous.idToken)
+    else {
+      Issue.record("expected the conflict")
+      return
+    }
+    #expect(updated.pendingToken != nil && updated.rawNonce == nil)
+    let signedIn = try session(await api.signInWithIdp(updated, linkTo: nil))
+    #expect(signedIn.uid == owner.uid)
+    // A pending token is single-use: the same retry again is refused, so the machine asks Apple.
+    guard case .requestFailed(let again) = await api.signInWithIdp(updated, linkTo: nil) else {
+      Issue.record("a spent pendingToken was accepted")
+      return
+    }
+    #expect(MachineRetry.refusals.contains(again.code))
+  }
+
+  @Test("revokeToken revokes a code once; unlink removes a provider and says what is left")
+  func revokeAndUnlink() async throws {
+    let s = try session(await api.signInWithIdp(apple("apple-3", nonce: "raw-5"), linkTo: nil))
+    #expect(
+      await api.revokeToken(provider: .apple, authorizationCode: "code-x", idToken: s.idToken)
+        == .tokenRevoked)
+    guard
+      case .requestFailed(let spent) = await api.revokeToken(
+        provider: .apple, authorizationCode: "code-x", idToken: s.idToken)
+    else {
+      Issue.record("a code was revoked twice")
+      return
+    }
+    #expect(spent.code == "INVALID_CREDENTIAL")
+    let google = IdPCredential.google(
+      idToken: fakeGoogleToken(sub: "g-9", email: "x7@privaterelay.appleid.com"))
+    let both = try session(await api.signInWithIdp(google, linkTo: s.idToken))
+    #expect(Set(both.providers) == ["apple.com", "google.com"])
+    #expect(
+      await api.unlink(provider: .google, idToken: both.idToken)
+        == .providerUnlinked(providers: ["apple.com"]))
+  }
+
+  @Test("an oidc.* ID token and a github.com access token go through signInWithIdp")
+  func genericProviders() async throws {
+    let oidc = IdPCredential(
+      provider: "oidc.acme", idToken: fakeGoogleToken(sub: "acme-1", email: "ana@acme.example"))
+    let a = try session(await api.signInWithIdp(oidc, linkTo: nil))
+    #expect(a.providers == ["oidc.acme"])
+    let github = IdPCredential(provider: "github.com", accessToken: #"{"sub":"gh-1"}"#)
+    let b = try session(await api.signInWithIdp(github, linkTo: a.idToken))
+    #expect(Set(b.providers) == ["oidc.acme", "github.com"] && b.uid == a.uid)
+  }
+
+  @Test("deleting an Apple account through the runtime revokes with a fresh code, then deletes")
+  func deletionSaga() async throws {
+    let nonces = NonceSequence()
+    let consent = AppSuppliedConsent { provider, _, _ in
+      let n = await nonces.next()
+      return .providerSucceeded(credential: apple("apple-9", nonce: n))
+    }
+    let interpreter = HTTPInterpreter(firebase: api, consents: [.apple: consent])
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    await runtime.start()
+    await runtime.send(.signInWithProviderTapped(provider: .apple))
+    await runtime.settled()
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    await runtime.send(.deleteAccountTapped)
+    await runtime.settled()
+    #expect(await runtime.state == .signedOut)
+    let users = try await standIn.users()
+    #expect(!users.contains { ($0["links"] as? [String: String])?["apple.com"] == "apple-9" })
+    #expect(try await standIn.revoked().count == 1)
+  }
+}
+
+/// Fresh nonces for a consent step that is asked more than once.
+actor NonceSequence {
+  private var n = 0
+  func next() -> String {
+    n += 1
+    return "nonce-seq-\(n)"
+  }
+}
+
+/// The codes with which a retry of a conflict's answer is refused (as the machine knows them).
+enum MachineRetry {
+  static let refusals: Set<String> = [
+    "MISSING_OR_INVALID_NONCE", "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN",
+  ]
+}
