@@ -22,20 +22,55 @@ public enum StateGraph {
     return out
   }
 
-  /// A Mermaid `stateDiagram-v2`.
-  public static func mermaid(_ edges: Set<ModelChecker.Edge>) -> String {
+  /// What a scenario did on the diagram: the states it entered and the arrows it took.
+  public struct Highlight: Sendable {
+    public var states: Set<String> = []
+    public var arrows: Set<String> = []  // "from>to"
+
+    public init() {}
+
+    /// The states and arrows of a replayed scenario.
+    public init(_ report: ScenarioReport) {
+      for t in report.transitions where t.changed {
+        states.insert(t.from)
+        states.insert(t.to)
+        if t.from != t.to { arrows.insert(t.from + ">" + t.to) }
+      }
+    }
+  }
+
+  /// A Mermaid `stateDiagram-v2`; with a highlight, its states are filled and its arrows drawn
+  /// thick and coloured.
+  public static func mermaid(_ edges: Set<ModelChecker.Edge>, highlight: Highlight? = nil) -> String {
     var out = "stateDiagram-v2\n  [*] --> starting\n"
     for (from, to, events) in arrows(edges) {
       out += "  \(from) --> \(to): \(events.joined(separator: ", "))\n"
     }
+    if let highlight {
+      out += "  classDef story fill:#fde68a,stroke:#b45309,stroke-width:2px\n"
+      for state in Vocabulary.states where highlight.states.contains(state) {
+        out += "  class \(state) story\n"
+      }
+      // State diagrams cannot style an arrow (DOT output colours them); name them instead.
+      for arrow in highlight.arrows.sorted() {
+        out += "  %% story takes \(arrow.replacingOccurrences(of: ">", with: " --> "))\n"
+      }
+    }
     return out
   }
 
-  /// A Graphviz `digraph`.
-  public static func dot(_ edges: Set<ModelChecker.Edge>) -> String {
+  /// A Graphviz `digraph`; with a highlight, its states and arrows are coloured.
+  public static func dot(_ edges: Set<ModelChecker.Edge>, highlight: Highlight? = nil) -> String {
     var out = "digraph AuthFlow {\n  rankdir=LR;\n  node [shape=box, style=rounded];\n"
+    if let highlight {
+      for state in Vocabulary.states where highlight.states.contains(state) {
+        out += "  \(state) [style=\"rounded,filled\", fillcolor=\"#fde68a\", color=\"#b45309\"];\n"
+      }
+    }
     for (from, to, events) in arrows(edges) {
-      out += "  \(from) -> \(to) [label=\"\(events.joined(separator: "\\n"))\"];\n"
+      let style =
+        highlight?.arrows.contains(from + ">" + to) == true ? ", color=\"#d97706\", penwidth=3" : ""
+      out += "  \(from) -> \(to) [label=\"\(events.joined(separator: "\\n"))\"\(style)];\n"
     }
     return out + "}\n"
   }

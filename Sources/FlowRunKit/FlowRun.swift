@@ -43,8 +43,8 @@ public enum FlowRun {
         run: check),
       Subcommand(
         name: "graph", summary: "Print the state diagram derived from the exploration.",
-        helpText: { graphHelp }, flags: common, options: ["--format"], takesPaths: false, run: graph
-      ),
+        helpText: { graphHelp }, flags: common, options: ["--format", "--scenario"],
+        takesPaths: false, run: graph),
       Subcommand(
         name: "coverage", summary: "Show which reachable transitions the scenarios exercise.",
         helpText: { coverageHelp }, flags: common.union(["--quiet"]), options: [], takesPaths: true,
@@ -67,7 +67,7 @@ public enum FlowRun {
            flowrun validate [--filter <substring>] <path> ...
            flowrun schema
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
-           flowrun graph [--format mermaid|dot]
+           flowrun graph [--format mermaid|dot] [--scenario <file>]
            flowrun coverage <path> ...
            flowrun generate [--out <dir>] [--dry-run] <path> ...
            flowrun record --config <file> [--out <file>] <scenario>

@@ -13,10 +13,12 @@ extension FlowRun {
   static let graphHelp = """
     OVERVIEW: Print the state diagram, derived from exploring the machine (not drawn by hand).
 
-    USAGE: flowrun graph [--format <format>]
+    USAGE: flowrun graph [--format <format>] [--scenario <file>]
 
     OPTIONS:
       --format <format>       mermaid or dot (default: mermaid).
+      --scenario <file>       Highlight the states and arrows this scenario takes (filled
+                              states, thick coloured arrows), to review a story on the machine.
       -h, --help              Show help information.
 
     Each arrow joins two top-level states and is labelled with the event kinds that take it;
@@ -64,12 +66,23 @@ extension FlowRun {
 
   static func graph(_ a: Arguments) throws -> CommandOutput {
     let format = a.options["--format"] ?? "mermaid"
-    let edges = explore().edges
-    switch format {
-    case "mermaid": return CommandOutput(code: 0, stdout: StateGraph.mermaid(edges))
-    case "dot": return CommandOutput(code: 0, stdout: StateGraph.dot(edges))
-    default: throw UsageError(message: "--format must be mermaid or dot, not '\(format)'")
+    guard format == "mermaid" || format == "dot" else {
+      throw UsageError(message: "--format must be mermaid or dot, not '\(format)'")
     }
+    var highlight: StateGraph.Highlight? = nil
+    if let file = a.options["--scenario"] {
+      do {
+        highlight = StateGraph.Highlight(ScenarioRunner.run(try Scenario.load(path: file)))
+      } catch {
+        return CommandOutput(
+          code: exitCode([.invalid(error)]), stderr: fileErrors([.invalid(error)]))
+      }
+    }
+    let edges = explore().edges
+    let text =
+      format == "dot"
+      ? StateGraph.dot(edges, highlight: highlight) : StateGraph.mermaid(edges, highlight: highlight)
+    return CommandOutput(code: 0, stdout: text)
   }
 
   static func coverage(_ a: Arguments) throws -> CommandOutput {
