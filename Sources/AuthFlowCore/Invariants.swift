@@ -31,6 +31,43 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case nonceSentOnce
   /// No local session is left for an account whose deletion succeeded.
   case noSessionAfterDeletion
+  /// The refresh timer is at max(expiry − margin, now + half the remaining lifetime) when it is
+  /// set for a fresh token, and at the end of the backoff while backing off.
+  case refreshOnTime
+  /// Retry delays double from `backoffBase` and stop at `backoffCap`; a throttled error waits at
+  /// least `throttledDelay`; a restore that could not read the store retries after
+  /// `backoffBase`.
+  case backoffOnSchedule
+  /// No ID token is handed out from inside the refresh margin, unless a refresh just issued it.
+  case noTokenInsideMargin
+  /// A session-dead answer ends the session it belongs to (or drops the cleanup it belongs to)
+  /// and is never retried.
+  case sessionDeadEnds
+  /// A migration cleanup's "data moved" mark is set only by the app's `migrationFinished` or by
+  /// its choice to switch without the data.
+  case dataMovedByTheApp
+  /// A pending migration cleanup leaves a session that stays signed in only by being answered.
+  case cleanupFinishes
+  /// A migration that leaves data behind announces `migrationReady` naming the anonymous user
+  /// and the account it moved to, and no other migration notice names anyone else.
+  case migrationNamesUsers
+  /// An upgrade or a link always sends the current user's ID token as `linkTo`; a sign-in to
+  /// another account never does.
+  case upgradeLinks
+  /// Ending a session signs out of every provider SDK that session used.
+  case providerSignedOut
+  /// An operation waiting for reauthentication is resumed, still waiting, or ended visibly (the
+  /// app cancelled it, the user is gone, or a notification says why).
+  case reauthenticationOutcome
+  /// A launch that reads a stored session keeps its user (anonymous included): it is signed in
+  /// again, refreshed, or its unfinished deletion is resumed, never silently dropped.
+  case relaunchKeepsUser
+  /// An account whose deletion succeeded never comes back: not in the store, not signed in,
+  /// not after a relaunch (checked over a run's history).
+  case deletedStaysDeleted
+  /// No token of a session whose clearing reached the store is handed out or sent again
+  /// (checked over a run's history).
+  case clearedTokensUnused
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -52,6 +89,19 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .timersInFuture: "every timer is at a valid instant no earlier than now"
     case .nonceSentOnce: "an (id_token, nonce) pair is sent at most once"
     case .noSessionAfterDeletion: "no local session for an account whose deletion succeeded"
+    case .refreshOnTime: "the refresh timer is set on time"
+    case .backoffOnSchedule: "retries wait as the backoff policy says"
+    case .noTokenInsideMargin: "no token from inside the margin without a refresh"
+    case .sessionDeadEnds: "a session-dead error ends its session and is not retried"
+    case .dataMovedByTheApp: "only the app marks a migration's data as moved"
+    case .cleanupFinishes: "a pending migration cleanup is dropped only by finishing"
+    case .migrationNamesUsers: "migrationReady names the right users"
+    case .upgradeLinks: "an upgrade or link always sends linkTo"
+    case .providerSignedOut: "ending a session signs out of its provider SDKs"
+    case .reauthenticationOutcome: "an operation waiting for reauthentication is never dropped"
+    case .relaunchKeepsUser: "a relaunch keeps the stored user"
+    case .deletedStaysDeleted: "a deleted account never comes back"
+    case .clearedTokensUnused: "no token of a cleared session is used"
     }
   }
 
@@ -245,9 +295,21 @@ public enum Invariants {
       out.append(Violation(.persistenceFollowsState, "the session changed without being written"))
     }
 
-    // Transient and throttled errors never sign anyone out.
-    if let error = failure(in: event), error.kind.isRetryable, let s = bs, ase?.uid != s.uid {
-      out.append(Violation(.transientNeverSignsOut, "\(error.code) signed out \(s.uid)"))
+    // Transient and throttled errors never sign anyone out, nor clear the store (restore
+    // included), nor sign out of a provider SDK.
+    if let error = failure(in: event), error.kind.isRetryable {
+      if let s = bs, ase?.uid != s.uid {
+        out.append(Violation(.transientNeverSignsOut, "\(error.code) signed out \(s.uid)"))
+      }
+      for effect in effects {
+        switch effect {
+        case .clearSession, .signOutProvider, .notify(.sessionExpired),
+          .notify(.signedOutAfterError):
+          out.append(
+            Violation(.transientNeverSignsOut, "\(error.code) led to \(effect.name)"))
+        default: break
+        }
+      }
     }
 
     // Effects only use tokens the machine holds (so none after sign-out).
@@ -298,6 +360,8 @@ public enum Invariants {
           .oneAnswerPerTokenRequest,
           "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
     }
+    Timing.check(before, event, after, effects, now, awaitedBefore, &out)
+    Behaviour.check(before, event, after, effects, now, awaitedBefore, &out)
     return out
   }
 

@@ -137,7 +137,13 @@ extension AuthMachine {
       }
     case .deleting:
       guard case .accountDeleted = result else {
-        if user?.session.pendingDeletion != nil {
+        // Not deleted. A transient failure keeps the record: the request may have reached the
+        // server (after a relaunch it may even have succeeded), so the next launch or tap
+        // finishes it. A session-dead answer (USER_NOT_FOUND) signs out at once: writing the
+        // session first would store an account that no longer exists. Any other refusal drops
+        // the record: the user stays, and must ask again.
+        let kind = result.failure.kind
+        if !kind.isRetryable, kind != .sessionDead, user?.session.pendingDeletion != nil {
           user?.session.pendingDeletion = nil
           persist(&fx)
         }

@@ -74,10 +74,10 @@ extension AuthMachine {
       case .refreshing:
         return  // A refresh is already in flight; it will schedule the next timer.
       case .fresh:
-        let due = user.session.expiresAt - policy.refreshMargin
-        guard now >= due else {
+        guard now >= user.session.expiresAt - policy.refreshMargin else {
           // Fired early: arm it again so the token is still refreshed in time.
-          return fx.append(.scheduleTimer(timer: .tokenRefresh, at: due))
+          return fx.append(
+            .scheduleTimer(timer: .tokenRefresh, at: refreshMoment(user.session, now: now)))
         }
         startRefresh(waiters: [], failures: 0, fx: &fx)
       case .backingOff(let until, let failures):

@@ -65,6 +65,7 @@ public enum Render {
         + tagged(JSONValue.encoding(with.result), redactor)
     case .fire(let timer): return "fire \(timer.rawValue)"
     case .advance(let seconds): return "advance \(JSONValue.format(seconds))s"
+    case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"
     }
   }
 

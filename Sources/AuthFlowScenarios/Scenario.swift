@@ -61,6 +61,8 @@ public struct ResultTemplate: Equatable, Sendable {
   public var result: RequestResult
   /// True when the session's `expiresAt` holds seconds to add to the delivery time.
   public var relativeExpiry: Bool
+  /// `sessionLoaded` with `"session": "stored"`: whatever the runner's store holds.
+  public var fromStore = false
 
   /// Creates a template.
   public init(_ result: RequestResult, relativeExpiry: Bool = false) {
@@ -70,7 +72,10 @@ public struct ResultTemplate: Equatable, Sendable {
 
   /// The result as delivered at `now` in answer to `request`: relative expiries become
   /// absolute, and a credential that names no provider takes the request's.
-  public func materialize(now: Instant, answering request: Request? = nil) -> RequestResult {
+  public func materialize(
+    now: Instant, answering request: Request? = nil, store: Session? = nil
+  ) -> RequestResult {
+    if fromStore { return .sessionLoaded(session: store) }
     var result = self.result
     if relativeExpiry {
       switch result {
@@ -132,6 +137,10 @@ public struct Step: Sendable {
     case advance(seconds: Double)
     /// Fire a timer now, scheduled or not (a late or duplicate timer on purpose).
     case fire(TimerID)
+    /// The app's process dies and starts again: a fresh machine with the same policy, no
+    /// timers, no requests in flight, then `appLaunched`. The store keeps the last session
+    /// written (with `lostLastWrite`, what it held before the previous step's writes).
+    case relaunch(lostLastWrite: Bool)
   }
 }
 

@@ -66,6 +66,11 @@ extension JSONReader {
       guard let s = f["session"], s != .null else {
         return ResultTemplate(.sessionLoaded(session: nil))
       }
+      if s == .string("stored") {
+        var t = ResultTemplate(.sessionLoaded(session: nil))
+        t.fromStore = true
+        return t
+      }
       let (session, relative) = try self.session(s, join(p, "session"))
       return ResultTemplate(.sessionLoaded(session: session), relativeExpiry: relative)
     case .signedIn:

@@ -144,15 +144,16 @@ extension JSONReader {
   }
 
   func step(_ value: JSONValue, _ p: String) throws -> Step {
-    let f = try object(value, p, allowed: ["send", "respond", "advance", "fire", "expect", "note"])
-    let actions = ["send", "respond", "advance", "fire"].filter { f[$0] != nil }
+    let kinds = ["send", "respond", "advance", "fire", "relaunch"]
+    let f = try object(value, p, allowed: kinds + ["expect", "note"])
+    let actions = kinds.filter { f[$0] != nil }
     guard actions.count == 1 else {
       throw fail(
         p,
         actions.isEmpty
-          ? "a step needs one of \"send\", \"respond\", \"advance\" or \"fire\""
-          : "a step takes exactly one of \"send\", \"respond\", \"advance\", \"fire\"; found "
-            + actions.joined(separator: " and "))
+          ? "a step needs one of \"send\", \"respond\", \"advance\", \"fire\" or \"relaunch\""
+          : "a step takes exactly one of \"send\", \"respond\", \"advance\", \"fire\", "
+            + "\"relaunch\"; found " + actions.joined(separator: " and "))
     }
     let action: Step.Action
     switch actions[0] {
@@ -173,6 +174,18 @@ extension JSONReader {
       action = .respond(to: to, requestId: id, with: try result(r["with"]!, join(rp, "with")))
     case "fire":
       action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
+    case "relaunch":
+      let rp = join(p, "relaunch")
+      switch f["relaunch"]! {
+      case .bool(true):
+        action = .relaunch(lostLastWrite: false)
+      case .object:
+        let r = try object(f["relaunch"]!, rp, allowed: ["lostLastWrite"])
+        action = .relaunch(
+          lostLastWrite: try bool(r["lostLastWrite"], join(rp, "lostLastWrite"), default: false))
+      default:
+        throw fail(rp, "expected true or {\"lostLastWrite\": true}")
+      }
     default:
       action = .advance(seconds: try duration(f["advance"], join(p, "advance")))
     }

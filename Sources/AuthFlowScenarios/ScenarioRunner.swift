@@ -69,6 +69,15 @@ public struct ScenarioRunner {
   private var stepPath: [String] = []
   private let redactor: Redactor
   private var invariantProblems: [String] = []
+  /// What the app's session store holds: the last write that succeeded, or what the first
+  /// launch read (`nil` until known).
+  private var store: Session?
+  private var storeKnown = false
+  /// The store before the current step's writes (for `relaunch` with `lostLastWrite`).
+  private var storeBeforeStep: Session?
+  private var storeBeforeLastStep: Session?
+  /// Accounts deleted and sessions cleared so far (the invariants across steps and relaunches).
+  private var history = RunHistory()
   /// Values bound by `"$name"` captures in expectations.
   public private(set) var captures: [String: String] = [:]
   /// Whether every transition is checked against the model's invariants (on by default).
@@ -148,6 +157,8 @@ public struct ScenarioRunner {
   /// Starts a step: what follows counts toward its path and effects.
   public mutating func beginStep(_ index: Int) {
     stepIndex = index
+    storeBeforeLastStep = storeBeforeStep
+    storeBeforeStep = store
     stepEffects.removeAll(keepingCapacity: true)
     stepPath.removeAll(keepingCapacity: true)
   }
@@ -171,7 +182,7 @@ public struct ScenarioRunner {
       }
       let request = pending.first { $0.requestId == id }?.effect.asRequest
       pending.removeAll { $0.requestId == id }
-      let result = template.materialize(now: now, answering: request)
+      let result = template.materialize(now: now, answering: request, store: store)
       if !process(.result(requestId: id, result: result)) {
         problems.append(livelock)
       }
@@ -184,10 +195,24 @@ public struct ScenarioRunner {
         return ["no pending \"\(to)\" request to respond to (pending: \(waiting))"]
       }
       let answered = pending.remove(at: i)
-      let result = template.materialize(now: now, answering: answered.effect.asRequest)
+      let result = template.materialize(
+        now: now, answering: answered.effect.asRequest, store: store)
       if !process(.result(requestId: answered.requestId, result: result)) {
         problems.append(livelock)
       }
+    case .relaunch(let lost):
+      if lost {
+        // The previous step's writes never reached the store.
+        store = storeBeforeLastStep
+        history.writeLost(restoring: store)
+      }
+      storeBeforeStep = store
+      storeKnown = true
+      machine = AuthMachine(policy: machine.policy)
+      timers.removeAll()
+      pending.removeAll()  // The old process's requests died with it; so did their answers.
+      issued.removeAll()
+      if !process(.intent(.appLaunched)) { problems.append(livelock) }
     case .advance(let seconds):
       let target = now + seconds
       while let (timer, at) = timers.filter({ $0.value <= target })
@@ -236,9 +261,17 @@ public struct ScenarioRunner {
       let to = machine.stateName.rawValue
       if to != from { stepPath.append(to) }
       if checkInvariants {
-        invariantProblems += Invariants.check(
-          before: before, event: event, after: machine, effects: effects, now: now
-        ).map { "\($0) (at \(Render.event(event, redactor)) in \(from))" }
+        let violations =
+          Invariants.check(
+            before: before, event: event, after: machine, effects: effects, now: now)
+          + history.observe(before: before, event: event, after: machine, effects: effects)
+        invariantProblems += violations.map {
+          "\($0) (at \(Render.event(event, redactor)) in \(from))"
+        }
+      }
+      if !storeKnown, case .result(_, .sessionLoaded(let s)) = event {
+        store = s  // What the first launch found in the store.
+        storeKnown = true
       }
       transitions.append(
         Transition(
@@ -259,6 +292,11 @@ public struct ScenarioRunner {
     case .persistSession, .clearSession:
       if case .persistFailed(let error)? = interpreter.next(for: effect) {
         queue.append(.persistFailed(error: error))
+        // A clearing that failed did not clear: the session is still in the store.
+        if case .clearSession = effect { history.writeLost(restoring: store) }
+      } else {
+        if case .persistSession(let s) = effect { store = s } else { store = nil }
+        storeKnown = true
       }
     case .signOutProvider, .deliverIDToken, .notify:
       break
@@ -266,7 +304,7 @@ public struct ScenarioRunner {
       issued.append((id, effect.name))
       switch interpreter.next(for: effect) {
       case .answer(let template)?:
-        let result = template.materialize(now: now, answering: effect.asRequest)
+        let result = template.materialize(now: now, answering: effect.asRequest, store: store)
         queue.append(.result(requestId: id, result: result))
       case .pending?, nil, .written?, .persistFailed?:
         pending.append((effect.name, id, effect))

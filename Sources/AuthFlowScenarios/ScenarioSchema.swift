@@ -84,7 +84,8 @@ public enum ScenarioSchema {
             { "required": ["send"] },
             { "required": ["respond"] },
             { "required": ["advance"] },
-            { "required": ["fire"] }
+            { "required": ["fire"] },
+            { "required": ["relaunch"] }
           ],
           "properties": {
             "note": { "type": "string" },
@@ -99,6 +100,14 @@ public enum ScenarioSchema {
             },
             "advance": { "type": "number", "minimum": 0, "maximum": 3155760000, "description": "Seconds of virtual time (at most 100 years)." },
             "fire": { "enum": \#(names(Vocabulary.timers)), "description": "Fire a timer now, scheduled or not." },
+            "relaunch": {
+              "description": "The process dies and the app starts again: a fresh machine, no timers, no requests in flight, then appLaunched; the store keeps the last session written.",
+              "oneOf": [
+                { "const": true },
+                { "type": "object", "additionalProperties": false,
+                  "properties": { "lostLastWrite": { "type": "boolean", "description": "The previous step's writes never reached the store." } } }
+              ]
+            },
             "expect": { "$ref": "#/$defs/expect" }
           }
         },
@@ -158,6 +167,11 @@ public enum ScenarioSchema {
           "type": "object", "additionalProperties": false,
           "description": "A provider credential; without provider, the provider of the request it answers.",
           "anyOf": [{ "required": ["idToken"] }, { "required": ["accessToken"] }, { "required": ["pendingToken"] }],
+          "properties": { \#(credentialProperties) }
+        },
+        "conflictCredential": {
+          "type": "object", "additionalProperties": false,
+          "description": "The credential a credentialAlreadyInUse answer carries: possibly none to retry with (no token at all), when the provider must be asked again.",
           "properties": { \#(credentialProperties) }
         },
         "stateName": {

@@ -50,7 +50,12 @@ public enum Vocabulary {
   public static func fields(_ kind: RequestResult.Kind) -> [FieldSpec] {
     switch kind {
     case .sessionLoaded:
-      [FieldSpec("session", ##"{ "anyOf": [{ "type": "null" }, { "$ref": "#/$defs/session" }] }"##)]
+      [
+        FieldSpec(
+          "session",
+          ##"{ "anyOf": [{ "type": "null" }, { "const": "stored", "description": "Whatever the store holds (after a relaunch)." }, { "$ref": "#/$defs/session" }] }"##
+        )
+      ]
     case .providerSucceeded: [FieldSpec("credential", ##"{ "$ref": "#/$defs/credential" }"##)]
     case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked: []
     case .providerUnlinked:
@@ -58,7 +63,10 @@ public enum Vocabulary {
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn: [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
     case .credentialAlreadyInUse:
-      [FieldSpec("credential", ##"{ "$ref": "#/$defs/credential" }"##), .optional("email", string)]
+      [
+        FieldSpec("credential", ##"{ "$ref": "#/$defs/conflictCredential" }"##),
+        .optional("email", string),
+      ]
     case .tokenRefreshed:
       [
         FieldSpec("idToken", string), FieldSpec("refreshToken", string),

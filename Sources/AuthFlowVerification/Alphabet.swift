@@ -18,6 +18,8 @@ public enum Choice: Hashable, Sendable {
   case advance(Double)
   /// Fire a timer now, due or not.
   case fire(TimerID)
+  /// The process dies and the app starts again from the store (see `WorldEvent.relaunch`).
+  case relaunch(lostLastWrite: Bool)
 }
 
 /// The finite alphabet of events: intents with a few fixed values, every result kind including
@@ -88,12 +90,14 @@ public enum Alphabet {
       guard awaited[family] != nil, let name = effectName(family, world.machine) else {
         continue
       }
-      for i in 0..<resultCount(name) { out.append(.answer(family, i)) }
+      for i in 0..<resultCount(name, in: world) { out.append(.answer(family, i)) }
     }
     out.append(.stale)
     if !world.timers.isEmpty { out.append(.advanceToTimer) }
     out.append(.fire(.tokenRefresh))
     out.append(.fire(.restoreRetry))
+    // The process dies here (every write having reached the store): a fresh machine restores.
+    if world.machine.stateName != .starting { out.append(.relaunch(lostLastWrite: false)) }
     return out
   }
 
@@ -166,6 +170,8 @@ public enum Alphabet {
       return .advance(seconds)
     case .fire(let timer):
       return .fire(timer)
+    case .relaunch(let lost):
+      return .relaunch(lostLastWrite: lost)
     }
   }
 
@@ -218,8 +224,11 @@ public enum Alphabet {
   ]
 
   /// How many results the alphabet has for requests of this effect (one is of the wrong kind).
-  public static func resultCount(_ name: String) -> Int {
-    (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + 1
+  public static func resultCount(_ name: String, in world: World) -> Int {
+    if name == Effect.Kind.loadSession.rawValue, world.storeKnown {
+      return 1 + (errors[name]?.count ?? 0) + 1  // What the store holds, or cannot be read.
+    }
+    return (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + 1
   }
 
   /// The results an interpreter may give a request of this effect, built with fresh tokens.
@@ -246,7 +255,20 @@ public enum Alphabet {
         refreshToken: world.fresh("rt-"), expiresAt: now + expiresIn, pendingCleanup: cleanup)
     }
     var out: [RequestResult]
+    if let uid = current?.uid, world.history.deleted.contains(uid),
+      ["refreshToken", "deleteAccount", "revokeToken", "unlinkProvider"].contains(name)
+    {
+      // The server deleted this account (the machine may not know: a relaunch lost the write
+      // that said so): it answers as Firebase does for a deleted user.
+      return [
+        .requestFailed(error: AuthError(code: "USER_NOT_FOUND")),
+        .requestFailed(error: AuthError(code: "NETWORK")),
+      ]
+    }
     switch name {
+    case "loadSession" where world.storeKnown:
+      // A relaunch reads what the last process left.
+      out = [.sessionLoaded(session: world.store)]
     case "loadSession":
       out = [
         .sessionLoaded(session: nil),

@@ -10,17 +10,41 @@ public struct AbstractState: Hashable, Sendable {
   public var machine: AuthMachine
   /// Scheduled timers, relative to `now`.
   public var timers: TimerTable
+  /// The store, where it can differ from the machine's session.
+  public var store: StoreView
+
+  /// What the session store holds, as far as it decides the future.
+  public enum StoreView: Hashable, Sendable {
+    /// Not read yet at the first launch: the alphabet answers `loadSession` with anything.
+    case unknown
+    /// The machine's session (or nothing, with no user): every write so far reached the store.
+    case sameAsMachine
+    /// Something else: what a relaunch reads while the machine restores, or the last write
+    /// before a failed one.
+    case holds(Session?)
+  }
+
+  /// The store of `world`, reduced.
+  static func storeView(_ world: World) -> StoreView {
+    guard world.storeKnown else { return .unknown }
+    if world.store == world.machine.user?.session { return .sameAsMachine }
+    return .holds(world.store)
+  }
 
   /// The canonical form of `world`.
   public init(_ world: World) {
     var m = Canonicalizer(now: world.now, policy: world.machine.policy)
     var machine = world.machine
-    // The phase first, then the user: the order in which names are handed out.
+    // The phase first, then the user, then the store: the order in which names are handed out.
     let phase = m.phase(machine.phase)
     let user = machine.user.map { m.user($0) }
     machine.restate(phase: phase, user: user, nextRequestID: 10)
     self.machine = machine
     timers = world.timers.map { Instant(max(0, $0 - world.now)) }
+    switch Self.storeView(world) {
+    case .holds(let s?): store = .holds(m.session(s))
+    case let other: store = other
+    }
   }
 
   /// A concrete world in this state at time 0 (fresh names do not collide with renamed ones).
@@ -28,6 +52,15 @@ public struct AbstractState: Hashable, Sendable {
     var w = World(policy: machine.policy, now: Instant(0), reducer: reducer)
     w.machine = machine
     w.timers = timers
+    switch store {
+    case .unknown: w.storeKnown = false
+    case .sameAsMachine:
+      w.storeKnown = true
+      w.store = machine.user?.session
+    case .holds(let s):
+      w.storeKnown = true
+      w.store = s
+    }
     w.recordsIssued = false
     w.counter = 1000
     return w

@@ -8,30 +8,38 @@ public enum CounterexampleWriter {
     name: String, description: String, events: [WorldEvent], policy: Policy,
     clock: Instant = World.epoch
   ) -> String {
-    let steps: [JSONValue] = events.map { event in
-      switch event {
-      case .send(let intent):
-        return .object([("send", ScenarioEncoding.intent(intent))])
-      case .respond(let to, let id, let result):
-        return .object([
-          (
-            "respond",
-            .object([
-              ("to", .string(to)), ("requestId", .number(Double(id.rawValue))),
-              ("with", ScenarioEncoding.result(result)),
-            ])
-          )
-        ])
-      case .advance(let seconds):
-        return .object([("advance", .number(seconds))])
-      case .fire(let timer):
-        return .object([("fire", .string(timer.rawValue))])
-      }
-    }
+    let steps: [JSONValue] = events.map { .object($0.stepMembers) }
     return JSONValue.object([
       ("name", .string(name)), ("description", .string(description)),
       ("clock", ScenarioEncoding.time(clock)), ("config", ScenarioEncoding.config(policy)),
       ("allowPending", .bool(true)), ("steps", .array(steps)),
     ]).prettyText + "\n"
+  }
+}
+
+extension WorldEvent {
+  /// The event as the members of a scenario step (without `expect`): requests answered by
+  /// exact id.
+  public var stepMembers: [(key: String, value: JSONValue)] {
+    switch self {
+    case .send(let intent):
+      return [("send", ScenarioEncoding.intent(intent))]
+    case .respond(let to, let id, let result):
+      return [
+        (
+          "respond",
+          .object([
+            ("to", .string(to)), ("requestId", .number(Double(id.rawValue))),
+            ("with", ScenarioEncoding.result(result)),
+          ])
+        )
+      ]
+    case .advance(let seconds):
+      return [("advance", .number(seconds))]
+    case .fire(let timer):
+      return [("fire", .string(timer.rawValue))]
+    case .relaunch(let lost):
+      return [("relaunch", lost ? .object([("lostLastWrite", .bool(true))]) : .bool(true))]
+    }
   }
 }

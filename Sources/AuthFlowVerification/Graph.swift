@@ -41,7 +41,8 @@ public enum StateGraph {
 
   /// A Mermaid `stateDiagram-v2`; with a highlight, its states are filled and its arrows drawn
   /// thick and coloured.
-  public static func mermaid(_ edges: Set<ModelChecker.Edge>, highlight: Highlight? = nil) -> String {
+  public static func mermaid(_ edges: Set<ModelChecker.Edge>, highlight: Highlight? = nil) -> String
+  {
     var out = "stateDiagram-v2\n  [*] --> starting\n"
     for (from, to, events) in arrows(edges) {
       out += "  \(from) --> \(to): \(events.joined(separator: ", "))\n"

@@ -35,6 +35,15 @@ public struct PackedKey: Hashable, Sendable {
     }
     e.time(world.timers.tokenRefresh.map { $0 - world.now })
     e.time(world.timers.restoreRetry.map { $0 - world.now })
+    // The store, only where it can differ from the machine's session (see `AbstractState`).
+    switch AbstractState.storeView(world) {
+    case .unknown: e.put(0)
+    case .sameAsMachine: e.put(1)
+    case .holds(nil): e.put(2)
+    case .holds(let s?):
+      e.put(3)
+      e.session(s)
+    }
     words = e.words
   }
 }
@@ -274,7 +283,29 @@ struct PackedEncoder {
   }
 
   mutating func user(_ u: SignedInUser) {
-    let s = u.session
+    session(u.session)
+    switch u.token {
+    case .fresh: put(1)
+    case .refreshing(let r, let w, let f):
+      put(2)
+      id(r)
+      waiters(w)
+      put(UInt32(min(f, failureCap)))
+    case .backingOff(let until, let f):
+      put(3)
+      double(max(0, until - now))
+      put(UInt32(min(f, failureCap)))
+    }
+    if let r = u.cleanupRequest {
+      put(1)
+      id(r)
+    } else {
+      put(0)
+    }
+    put(u.cleanupRefreshing)
+  }
+
+  mutating func session(_ s: Session) {
     token(s.idToken)
     token(s.refreshToken)
     expiry(s.expiresAt)
@@ -307,24 +338,5 @@ struct PackedEncoder {
     } else {
       put(0)
     }
-    switch u.token {
-    case .fresh: put(1)
-    case .refreshing(let r, let w, let f):
-      put(2)
-      id(r)
-      waiters(w)
-      put(UInt32(min(f, failureCap)))
-    case .backingOff(let until, let f):
-      put(3)
-      double(max(0, until - now))
-      put(UInt32(min(f, failureCap)))
-    }
-    if let r = u.cleanupRequest {
-      put(1)
-      id(r)
-    } else {
-      put(0)
-    }
-    put(u.cleanupRefreshing)
   }
 }

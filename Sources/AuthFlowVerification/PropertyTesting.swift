@@ -18,6 +18,9 @@ public struct PropertyTester: Sendable {
     /// Draw the migration policy of each sequence at random (ask, merge, switch, stay), so the
     /// flows behind every policy are searched, not only `ask`'s.
     public var variesMigrationPolicy = true
+    /// Draw the policy's durations too (margin, backoff base and cap, throttled delay), so the
+    /// timing invariants are checked on more than the defaults.
+    public var variesTiming = true
     /// A stand-in reducer (to prove the net catches bugs).
     public var reducer: World.Reducer?
     /// Check JSON round-trips every this many steps (0: never).
@@ -125,6 +128,14 @@ public struct PropertyTester: Sendable {
       let all = MigrationPolicy.allCases
       p.migration = all[Int(seed % UInt64(all.count))]
     }
+    if config.variesTiming, (seed >> 8) % 2 == 1 {
+      // Half the sequences keep the defaults; the others draw every duration.
+      var rng = Xoshiro256(seed: seed ^ 0x7131_5EED)
+      p.refreshMargin = rng.pick([30, 60, 300, 600])
+      p.backoffBase = rng.pick([1, 5, 30, 60])
+      p.backoffCap = p.backoffBase * rng.pick([1, 2, 8, 100])
+      p.throttledDelay = rng.pick([0, 10, 300, 1200])
+    }
     return p
   }
 
@@ -136,7 +147,7 @@ public struct PropertyTester: Sendable {
     if roll < 45, !families.isEmpty {
       let family = rng.pick(families)
       guard let name = Alphabet.effectName(family, world.machine) else { return .stale }
-      return .answer(family, rng.below(Alphabet.resultCount(name)))
+      return .answer(family, rng.below(Alphabet.resultCount(name, in: world)))
     }
     if roll < 50 { return .replay(rng.below(4), rng.below(9)) }
     if roll < 53 { return .stale }
@@ -144,7 +155,11 @@ public struct PropertyTester: Sendable {
       if !world.timers.isEmpty, rng.chance(0.6) { return .advanceToTimer }
       return .advance(rng.pick([1, 30, 60, 299, 300, 1000, 3600, 7200]))
     }
-    if roll < 67 { return .fire(rng.chance(0.8) ? .tokenRefresh : .restoreRetry) }
+    if roll < 66 { return .fire(rng.chance(0.8) ? .tokenRefresh : .restoreRetry) }
+    if roll < 68, world.machine.stateName != .starting {
+      // The process dies here; sometimes during the last event's writes.
+      return .relaunch(lostLastWrite: rng.chance(0.3))
+    }
     // Mostly what a user would do in this state, so long flows (a migration, a deletion) are
     // reached; sometimes anything, for the taps that should change nothing.
     if roll < 90 { return .intent(rng.pick(Alphabet.likelyIntents(world.machine))) }

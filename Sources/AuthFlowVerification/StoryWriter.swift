@@ -19,21 +19,7 @@ public enum StoryWriter {
         ("state", .string(world.machine.stateName.rawValue)),
         ("effects", .array(effects.map(JSONValue.string))),
       ])
-      var members: [(key: String, value: JSONValue)] = []
-      switch event {
-      case .send(let intent): members.append(("send", ScenarioEncoding.intent(intent)))
-      case .respond(let to, let id, let result):
-        members.append(
-          (
-            "respond",
-            .object([
-              ("to", .string(to)), ("requestId", .number(Double(id.rawValue))),
-              ("with", ScenarioEncoding.result(result)),
-            ])
-          ))
-      case .advance(let seconds): members.append(("advance", .number(seconds)))
-      case .fire(let timer): members.append(("fire", .string(timer.rawValue)))
-      }
+      var members = event.stepMembers
       members.append(("expect", expect))
       steps.append(.object(members))
     }

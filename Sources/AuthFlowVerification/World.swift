@@ -10,6 +10,10 @@ public enum WorldEvent: Hashable, Sendable {
   case advance(Double)
   /// A timer fires now, due or not.
   case fire(TimerID)
+  /// The process dies and the app starts again: a fresh machine reads what the store holds.
+  /// With `lostLastWrite`, the writes of the last event never reached the store (the process
+  /// died during them; the store keeps what it held before, never a torn mix).
+  case relaunch(lostLastWrite: Bool)
 }
 
 /// A machine with its surroundings: virtual time, the timers it scheduled, the requests it
@@ -32,6 +36,16 @@ public struct World: Sendable {
   public var reducer: Reducer?
   /// Also check that each state, event and effect survives a JSON round-trip (invariant 10).
   public var checkCoding: (@Sendable (AuthMachine, Event, [Effect]) -> Violation?)?
+  /// What the session store holds: the last `persistSession` or `clearSession`, or what the
+  /// first launch read.
+  public var store: Session?
+  /// Whether `store` is known: false until the first launch read the store (which may hold
+  /// anything then).
+  public var storeKnown = false
+  /// What the store held before the last event's writes (for `relaunch(lostLastWrite: true)`).
+  public var storeBeforeLastEvent: Session?
+  /// The accounts deleted and sessions cleared so far (the invariants across steps).
+  public var history = RunHistory()
 
   /// A reducer: handles one event, appending effects.
   public typealias Reducer = @Sendable (inout AuthMachine, Event, Instant, inout [Effect]) -> Void
@@ -61,7 +75,21 @@ public struct World: Sendable {
     -> [Violation]
   {
     var violations: [Violation] = []
+    if case .relaunch(let lost) = event {
+      if lost {
+        history.writeLost(restoring: storeBeforeLastEvent)
+        store = storeBeforeLastEvent
+      }
+      storeKnown = true
+      machine = AuthMachine(policy: machine.policy)
+      timers = TimerTable()
+      issued.removeAll()  // The old process's requests died with it.
+      storeBeforeLastEvent = store
+      return feed(.intent(.appLaunched), record)
+    }
+    storeBeforeLastEvent = store
     switch event {
+    case .relaunch: break
     case .send(let intent): violations += feed(.intent(intent), record)
     case .respond(_, let id, let result):
       violations += feed(.result(requestId: id, result: result), record)
@@ -91,6 +119,11 @@ public struct World: Sendable {
     var violations = Invariants.check(
       before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
+    violations += history.observe(before: before, event: event, after: machine, effects: effects)
+    if !storeKnown, case .result(_, .sessionLoaded(let s)) = event {
+      store = s  // What the first launch found on disk.
+      storeKnown = true
+    }
     record?(Step(before: before, event: event, after: machine, effects: effects, at: now))
     for effect in effects {
       switch effect {
@@ -98,7 +131,13 @@ public struct World: Sendable {
       case .cancelTimer(let timer): timers[timer] = nil
       case .request(let id, _), .loadSession(let id):
         if recordsIssued { issued.append((id, effect.name)) }
-      case .persistSession, .clearSession, .deliverIDToken, .signOutProvider, .notify:
+      case .persistSession(let s):
+        store = s
+        storeKnown = true
+      case .clearSession:
+        store = nil
+        storeKnown = true
+      case .deliverIDToken, .signOutProvider, .notify:
         break
       }
     }

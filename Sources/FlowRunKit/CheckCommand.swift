@@ -25,8 +25,9 @@ extension FlowRun {
       --depth <n>             Expand states up to this depth only.
       --max-states <n>        Stop after this many states.
       --format <format>       text or json (default: text).
-      --counterexamples <dir> Where violations are written as scenario files
-                              (default: counterexamples).
+      --counterexamples <dir> Where violations are written as scenario files (default: a
+                              new folder in the system's temporary directory, named in the
+                              output).
       -h, --help              Show help information.
 
     Exit 0 when every invariant holds, 1 when one is broken (each shortest path is printed and
@@ -57,16 +58,15 @@ extension FlowRun {
     let seconds =
       Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
 
-    let directory = a.options["--counterexamples"] ?? "counterexamples"
     var written: [String] = []
+    let directory =
+      result.violations.isEmpty ? "" : try counterexampleDirectory(a.options["--counterexamples"])
     for (n, c) in result.violations.enumerated() {
       let text = CounterexampleWriter.scenario(
         name: "counterexample-\(n + 1)",
         description: "Found by flowrun check: "
           + c.violations.map(\.description).joined(separator: "; "),
         events: c.events, policy: options.policy)
-      try FileManager.default.createDirectory(
-        atPath: directory, withIntermediateDirectories: true)
       let path = "\(directory)/counterexample-\(n + 1).json"
       try text.write(toFile: path, atomically: true, encoding: .utf8)
       written.append(path)
@@ -133,6 +133,7 @@ extension FlowRun {
       return "respond to \(to) #\(id) with " + ScenarioEncoding.result(r).compactText
     case .advance(let s): return "advance \(JSONValue.format(s))s"
     case .fire(let t): return "fire \(t.rawValue)"
+    case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"
     }
   }
 }

@@ -42,6 +42,14 @@ public enum FlowRun {
         options: ["--depth", "--max-states", "--format", "--counterexamples"], takesPaths: false,
         run: check),
       Subcommand(
+        name: "explore",
+        summary: "Run random event sequences on concrete time and check the invariants.",
+        helpText: { exploreHelp }, flags: common,
+        options: [
+          "--sequences", "--length", "--seed", "--replay", "--counterexamples", "--format",
+        ],
+        takesPaths: false, run: explore),
+      Subcommand(
         name: "graph", summary: "Print the state diagram derived from the exploration.",
         helpText: { graphHelp }, flags: common, options: ["--format", "--scenario"],
         takesPaths: false, run: graph),
@@ -67,6 +75,7 @@ public enum FlowRun {
            flowrun validate [--filter <substring>] <path> ...
            flowrun schema
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
+           flowrun explore [--sequences <n>] [--seed <n>] [--replay <seed>]
            flowrun graph [--format mermaid|dot] [--scenario <file>]
            flowrun coverage <path> ...
            flowrun generate [--out <dir>] [--dry-run] <path> ...

@@ -81,7 +81,8 @@ extension FlowRun {
     let edges = explore().edges
     let text =
       format == "dot"
-      ? StateGraph.dot(edges, highlight: highlight) : StateGraph.mermaid(edges, highlight: highlight)
+      ? StateGraph.dot(edges, highlight: highlight)
+      : StateGraph.mermaid(edges, highlight: highlight)
     return CommandOutput(code: 0, stdout: text)
   }
 

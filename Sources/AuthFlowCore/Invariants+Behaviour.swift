@@ -1,0 +1,426 @@
+// The invariants about *when* things happen and about what a step must do, judged from the event
+// and the effects rather than from the state's own flags: a bug that sets a flag wrongly must
+// not be able to vouch for itself. The rules are restated here from the specification
+// (Docs/StateMachine.md), not computed with the reducer's own helpers, so a bug in a helper
+// (a backoff that never caps, a refresh moment on the wrong side of the expiry) is caught.
+
+/// Timing rules, checked on concrete instants.
+enum Timing {
+  static func check(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ now: Instant, _ awaitedBefore: Awaited, _ out: inout [Violation]
+  ) {
+    let policy = after.policy
+    let now = now.clamped
+    let refreshAnswered: RequestResult? = {
+      if case .result(let id, let r) = event, awaitedBefore.refresh == id { return r }
+      return nil
+    }()
+
+    for case .scheduleTimer(let timer, let at) in effects {
+      switch timer {
+      case .tokenRefresh:
+        guard let user = after.user else {
+          out.append(Violation(.refreshOnTime, "a refresh timer set with nobody signed in"))
+          continue
+        }
+        switch user.token {
+        case .fresh:
+          let expiry = user.session.expiresAt
+          let expected = max(expiry - policy.refreshMargin, now + (expiry - now) / 2)
+          if !close(at, expected) {
+            out.append(
+              Violation(
+                .refreshOnTime,
+                "refresh timer at \(at); expected \(expected) (expiry \(expiry) − margin "
+                  + "\(policy.refreshMargin) s, not sooner than half the lifetime left)"))
+          }
+        case .backingOff(let until, let failures):
+          if !close(at, until) {
+            out.append(
+              Violation(.refreshOnTime, "refresh timer at \(at) while backing off until \(until)"))
+          }
+          if let answer = refreshAnswered {
+            let throttled = answer.failure.kind == .throttled
+            let expected = backoff(policy, failures: failures, throttled: throttled)
+            if !close(until, now + expected) {
+              out.append(
+                Violation(
+                  .backoffOnSchedule,
+                  "failure \(failures) of a refresh\(throttled ? " (throttled)" : "") waits "
+                    + "\(until - now) s; expected \(expected) s"))
+            }
+          }
+        case .refreshing:
+          out.append(
+            Violation(.refreshOnTime, "a refresh timer set while a refresh is in flight"))
+        }
+      case .restoreRetry:
+        guard case .restoring(let r) = after.phase, let retryAt = r.retryAt else {
+          out.append(Violation(.backoffOnSchedule, "a restore retry set while not restoring"))
+          continue
+        }
+        if !close(at, retryAt) {
+          out.append(
+            Violation(.backoffOnSchedule, "restore retry timer at \(at), retry due at \(retryAt)"))
+        }
+        if case .result = event, !close(retryAt, now + policy.backoffBase) {
+          out.append(
+            Violation(
+              .backoffOnSchedule,
+              "the store is read again after \(retryAt - now) s; expected backoffBase "
+                + "(\(policy.backoffBase) s)"))
+        }
+      }
+    }
+
+    // A refresh that failed without ending the session leaves a backoff behind.
+    if let answer = refreshAnswered, answer.kind != .tokenRefreshed,
+      answer.failure.kind != .sessionDead, after.user != nil
+    {
+      guard case .backingOff? = after.user?.token else {
+        return out.append(
+          Violation(.backoffOnSchedule, "a failed refresh (\(answer.failure.code)) is not retried"))
+      }
+    }
+
+    // Tokens from inside the margin only when a refresh just issued them.
+    for case .deliverIDToken(_, .token(let token)) in effects {
+      if case .tokenRefreshed(let issued, _, _)? = refreshAnswered, issued == token { continue }
+      guard let session = after.user?.session, session.idToken == token else { continue }
+      if !(session.expiresAt - now > policy.refreshMargin) {
+        out.append(
+          Violation(
+            .noTokenInsideMargin,
+            "a token expiring in \(session.expiresAt - now) s handed out without a refresh "
+              + "(margin \(policy.refreshMargin) s)"))
+      }
+    }
+  }
+
+  /// The retry delay after the `failures`-th failure in a row, restated from the policy's
+  /// documentation: `backoffBase`, doubled for each failure after the first, at most
+  /// `backoffCap`; at least `throttledDelay` when throttled.
+  static func backoff(_ policy: Policy, failures: Int, throttled: Bool) -> Double {
+    var delay = policy.backoffBase
+    var n = 1
+    while n < failures, delay < policy.backoffCap {
+      delay *= 2
+      n += 1
+    }
+    delay = min(delay, policy.backoffCap)
+    return throttled ? max(delay, policy.throttledDelay) : delay
+  }
+
+  static func close(_ a: Instant, _ b: Instant) -> Bool { abs(a - b) <= 1e-6 }
+}
+
+/// Behaviour rules: what a step must do, judged from the event and the effects.
+enum Behaviour {
+  static func check(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ now: Instant, _ awaitedBefore: Awaited, _ out: inout [Violation]
+  ) {
+    let bs = before.user?.session
+    let ase = after.user?.session
+    sessionDead(before, event, after, effects, awaitedBefore, &out)
+
+    // The "data moved" mark: set by migrationFinished, or born set from a switch.
+    if let moved = ase?.pendingCleanup, moved.dataMoved {
+      let wasMoved = bs?.pendingCleanup?.uid == moved.uid && bs?.pendingCleanup?.dataMoved == true
+      if !wasMoved {
+        var allowed = false
+        if case .intent(.migrationFinished) = event, bs?.pendingCleanup?.uid == moved.uid {
+          allowed = true
+        }
+        if case .migrating(let m) = before.phase, m.choice == .switchWithoutData,
+          bs?.pendingCleanup == nil
+        {
+          allowed = true
+        }
+        if Invariants.isRestore(before, event) { allowed = true }  // As it was stored.
+        if !allowed {
+          out.append(
+            Violation(
+              .dataMovedByTheApp,
+              "\(Invariants.describe(event)) in \(before.stateName) marked \(moved.uid)'s data "
+                + "as moved"))
+        }
+      }
+    }
+
+    // A launch keeps the user it read from the store, and resumes the cleanup it owes.
+    if Invariants.isRestore(before, event),
+      case .result(_, .sessionLoaded(let stored?)) = event, stored.hasValidTimes(at: now.clamped)
+    {
+      if ase?.uid != stored.uid {
+        out.append(
+          Violation(
+            .relaunchKeepsUser,
+            "the stored session of \(stored.uid) was read and \(ase?.uid ?? "nobody") is signed in")
+        )
+      }
+      if let cleanup = stored.pendingCleanup, cleanup.dataMoved, ase?.uid == stored.uid,
+        after.user?.cleanupRequest == nil
+      {
+        out.append(
+          Violation(
+            .cleanupFinishes,
+            "a launch read the owed deletion of \(cleanup.uid) and did not resume it"))
+      }
+    }
+
+    // A pending cleanup stays with the session until it is answered.
+    if let cleanup = bs?.pendingCleanup, let s = ase, s.uid == bs?.uid,
+      s.pendingCleanup?.uid != cleanup.uid, !answersCleanup(event, awaitedBefore)
+    {
+      out.append(
+        Violation(
+          .cleanupFinishes,
+          "\(Invariants.describe(event)) in \(before.stateName) dropped the pending deletion of "
+            + "\(cleanup.uid)"))
+    }
+
+    // Migration notices name the anonymous user and the account.
+    var announced: [(from: String, to: String)] = []
+    for case .notify(.migrationReady(let from, let to)) in effects {
+      announced.append((from, to))
+      if ase?.pendingCleanup?.uid != from || ase?.uid != to {
+        out.append(
+          Violation(
+            .migrationNamesUsers,
+            "migrationReady(from: \(from), to: \(to)) but the data waits to move from "
+              + "\(ase?.pendingCleanup?.uid ?? "nobody") to \(ase?.uid ?? "nobody")"))
+      }
+    }
+    if let s = ase, let cleanup = s.pendingCleanup, !cleanup.dataMoved,
+      bs?.pendingCleanup?.uid != cleanup.uid || bs?.uid != s.uid,
+      !announced.contains(where: { $0.from == cleanup.uid && $0.to == s.uid })
+    {
+      out.append(
+        Violation(
+          .migrationNamesUsers,
+          "data waits to move from \(cleanup.uid) to \(s.uid) and nobody was told"))
+    }
+
+    // linkTo: the current user's token for an upgrade or a link, nothing otherwise.
+    for case .request(let id, let request) in effects {
+      let linkTo: String?
+      switch request {
+      case .signInWithIdp(_, let l), .signUpWithPassword(_, _, let l): linkTo = l
+      default: continue
+      }
+      let expected: String?
+      switch after.phase {
+      case .providerFlow(let f) where f.request == id:
+        switch f.purpose {
+        case .upgrade, .link: expected = ase?.idToken
+        case .signIn, .reauthenticate: expected = nil
+        }
+      case .emailFlow(let e) where e.request == id:
+        expected = e.kind == .createAccount && ase?.anonymous == true ? ase?.idToken : nil
+      default:
+        expected = nil
+      }
+      if linkTo != expected {
+        out.append(
+          Violation(
+            .upgradeLinks,
+            "\(request.kind.rawValue) #\(id) in \(after.stateName) sent "
+              + (linkTo == nil ? "no linkTo" : "a linkTo")
+              + (expected == nil ? " where it must not" : " other than the user's token")))
+      }
+    }
+
+    // Ending a session signs out of its provider SDKs.
+    if let s = bs, ase?.uid != s.uid {
+      for p in s.providers {
+        let provider = ProviderID(p)
+        guard after.policy.providers.contains(provider),
+          after.policy.providers[provider].sdkSignOut
+        else { continue }
+        let signedOut = effects.contains {
+          if case .signOutProvider(provider, _) = $0 { return true }
+          return false
+        }
+        if !signedOut {
+          out.append(
+            Violation(
+              .providerSignedOut,
+              "\(s.uid)'s session ended without signing out of the \(provider) SDK"))
+        }
+      }
+    }
+
+    // An operation waiting for reauthentication.
+    if let waiting = waitingOperation(before) {
+      let kept = waitingOperation(after) == waiting || running(waiting, after)
+      var visible = after.user == nil
+      if case .intent(.cancelTapped) = event, case .reauthenticationRequired = before.phase {
+        visible = true
+      }
+      if effects.contains(where: { if case .notify = $0 { return true } else { return false } }) {
+        visible = true
+      }
+      if !kept && !visible {
+        out.append(
+          Violation(
+            .reauthenticationOutcome,
+            "\(Invariants.describe(event)) in \(before.stateName) dropped the \(waiting) "
+              + "waiting for reauthentication without a word"))
+      }
+    }
+  }
+
+  /// A session-dead answer ends what it belongs to and is not retried.
+  static func sessionDead(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ awaitedBefore: Awaited, _ out: inout [Violation]
+  ) {
+    guard case .result(let id, .requestFailed(let error)) = event, error.kind == .sessionDead,
+      let session = before.user?.session
+    else { return }
+    let family: RequestFamily
+    if awaitedBefore.refresh == id {
+      family = .refresh
+    } else if awaitedBefore.cleanup == id {
+      family = .cleanup
+    } else if awaitedBefore.flow == id {
+      family = .flow
+    } else {
+      return
+    }
+    switch family {
+    case .refresh, .flow:
+      // A migration's sign-in belongs to the other account: the anonymous user stays.
+      if family == .flow, case .migrating = before.phase { return }
+      if after.user != nil {
+        out.append(
+          Violation(
+            .sessionDeadEnds,
+            "\(error.code) answered \(family) #\(id) and \(session.uid) is still signed in"))
+      }
+      for case .request(_, .refreshToken(let t)) in effects where t == session.refreshToken {
+        out.append(
+          Violation(.sessionDeadEnds, "\(error.code) and the dead refresh token is sent again"))
+      }
+    case .cleanup:
+      guard let cleanup = session.pendingCleanup else { return }
+      if after.user?.session.pendingCleanup?.uid == cleanup.uid {
+        out.append(
+          Violation(
+            .sessionDeadEnds,
+            "\(error.code) answered the cleanup of \(cleanup.uid) and it is still pending"))
+      }
+    }
+  }
+
+  static func answersCleanup(_ event: Event, _ awaited: Awaited) -> Bool {
+    guard let id = awaited.cleanup else { return false }
+    return Invariants.answers(event, id)
+  }
+
+  /// The sensitive operation the machine holds until a reauthentication, if any.
+  static func waitingOperation(_ machine: AuthMachine) -> SensitiveOperation? {
+    switch machine.phase {
+    case .reauthenticationRequired(let op): return op
+    case .providerFlow(let f):
+      if case .reauthenticate(let op?) = f.purpose { return op }
+      return nil
+    default: return nil
+    }
+  }
+
+  /// Whether `operation` is under way in `machine`.
+  static func running(_ operation: SensitiveOperation, _ machine: AuthMachine) -> Bool {
+    switch (operation, machine.phase) {
+    case (.deleteAccount, .deletingAccount): return true
+    case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
+    case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
+    default: return false
+    }
+  }
+}
+
+/// What a run has done so far that must hold across steps and relaunches: the accounts deleted
+/// and the tokens of sessions cleared from the store. The scenario runner, the property tests
+/// and the model checker (along each state's first path) keep one per run and show it every
+/// step; `relaunch` marks a process that died (its writes that did not reach the store are
+/// forgotten by the caller, which knows its store).
+public struct RunHistory: Sendable {
+  /// Accounts whose deletion the server confirmed.
+  public private(set) var deleted: Set<String> = []
+  /// Tokens of sessions whose clearing reached the store.
+  public private(set) var cleared: Set<String> = []
+
+  /// An empty history.
+  public init() {}
+
+  /// Records one step and returns what it broke.
+  public mutating func observe(
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect]
+  ) -> [Violation] {
+    var out: [Violation] = []
+    // A token the server issues again (a scenario may reuse its strings) is a new one.
+    switch event {
+    case .result(_, .signedIn(let s)): cleared.subtract(Invariants.tokens(s))
+    case .result(_, .tokenRefreshed(let id, let refresh, _)): cleared.subtract([id, refresh])
+    default: break
+    }
+    for case .deliverIDToken(_, .token(let t)) in effects where cleared.contains(t) {
+      out.append(
+        Violation(.clearedTokensUnused, "a token of a session cleared earlier was handed out"))
+    }
+    for effect in effects {
+      for t in Invariants.usedTokens(effect) where cleared.contains(t) {
+        out.append(
+          Violation(
+            .clearedTokensUnused, "\(effect.name) sends a token of a session cleared earlier"))
+      }
+    }
+    if case .result(_, .signedIn(let s)) = event {
+      deleted.remove(s.uid)  // The server signed someone in with that id: a new account.
+    }
+    if let uid = after.user?.session.uid, deleted.contains(uid) {
+      // Only a deletion resumed at launch may hold it, to finish it.
+      var finishing = false
+      if case .deletingAccount = after.phase { finishing = true }
+      if after.user?.session.pendingDeletion != nil { finishing = true }
+      if !finishing {
+        out.append(
+          Violation(.deletedStaysDeleted, "\(uid), deleted earlier, is signed in again"))
+      }
+    }
+    for case .persistSession(let s) in effects
+    where deleted.contains(s.uid) && s.pendingDeletion == nil {
+      out.append(Violation(.deletedStaysDeleted, "\(s.uid), deleted earlier, was stored again"))
+    }
+    if case .result(let id, .accountDeleted) = event, let user = before.user {
+      if case .deletingAccount(let d) = before.phase, case .deleting = d.step,
+        before.phase.pendingRequest == id
+      {
+        deleted.insert(user.session.uid)
+      }
+      if user.cleanupRequest == id, !user.cleanupRefreshing,
+        let uid = user.session.pendingCleanup?.uid
+      {
+        deleted.insert(uid)
+      }
+    }
+    if effects.contains(.clearSession), let s = before.user?.session {
+      cleared.formUnion(Invariants.tokens(s))
+    }
+    return out
+  }
+
+  /// Forgets the clearing of `session`: its write was lost (the process died before it reached
+  /// the store), so the session is legitimately back.
+  public mutating func writeLost(restoring session: Session?) {
+    guard let session else { return }
+    cleared.subtract(Invariants.tokens(session))
+    // A deletion with no record in the store (one request, nothing to revoke) whose clearing was
+    // lost: the machine cannot know the account is gone until the server says so (its next
+    // answer for that account is session-dead). Docs/Verification.md, "What is not guaranteed".
+    if session.pendingDeletion == nil { deleted.remove(session.uid) }
+  }
+}
