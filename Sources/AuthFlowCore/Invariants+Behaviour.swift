@@ -315,9 +315,14 @@ enum Behaviour {
     }
   }
 
+  /// Whether `event` finishes the cleanup: its answer, unless a retryable failure (the next
+  /// launch tries again).
   static func answersCleanup(_ event: Event, _ awaited: Awaited) -> Bool {
-    guard let id = awaited.cleanup else { return false }
-    return Invariants.answers(event, id)
+    guard let id = awaited.cleanup, case .result(let r, let result) = event, r == id else {
+      return false
+    }
+    return !result.failure.kind.isRetryable || result.kind == .accountDeleted
+      || result.kind == .tokenRefreshed
   }
 
   /// The sensitive operation the machine holds until a reauthentication, if any.
