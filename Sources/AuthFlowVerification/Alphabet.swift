@@ -20,6 +20,10 @@ public enum Choice: Hashable, Sendable {
   case fire(TimerID)
   /// The process dies and the app starts again from the store (see `WorldEvent.relaunch`).
   case relaunch(lostLastWrite: Bool)
+  /// The move, taken by a machine whose migration policy is this one. The policy is read in one
+  /// place only (an upgrade's conflict answer), so the checker explores every policy by taking
+  /// that answer under each, from the states of one exploration.
+  indirect case underMigrationPolicy(MigrationPolicy, Choice)
 }
 
 /// The finite alphabet of events: intents with a few fixed values, every result kind including
@@ -172,6 +176,22 @@ public enum Alphabet {
       return .fire(timer)
     case .relaunch(let lost):
       return .relaunch(lostLastWrite: lost)
+    case .underMigrationPolicy(_, let inner):
+      return resolve(inner, in: &world)
+    }
+  }
+
+  /// The answers to an upgrade's `signInWithIdp` that are conflicts: the moves the migration
+  /// policy decides.
+  public static func conflictAnswers(_ world: World) -> [Int] {
+    guard case .providerFlow(let f) = world.machine.phase, f.purpose == .upgrade,
+      f.credential != nil
+    else { return [] }
+    var w = world
+    guard let answers = answers(for: .flow, in: &w) else { return [] }
+    return answers.results.indices.filter {
+      if case .credentialAlreadyInUse = answers.results[$0] { return true }
+      return false
     }
   }
 

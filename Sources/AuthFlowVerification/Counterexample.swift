@@ -1,8 +1,19 @@
 import AuthFlowCore
 import AuthFlowScenarios
+import Foundation
 
 /// Writes a sequence of world events as a scenario file that `flowrun` replays.
 public enum CounterexampleWriter {
+  /// A new, empty folder in the system's temporary directory for a run's counterexamples
+  /// (never the working directory, which may be a checkout, and never a fixed name).
+  public static func newFolder() throws -> String {
+    let base = FileManager.default.temporaryDirectory
+    let name = "authflow-counterexamples-\(UInt64.random(in: 0...UInt64.max))"
+    let url = base.appendingPathComponent(name)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url.path
+  }
+
   /// The scenario JSON text: every event a step, requests answered by exact id, no script.
   public static func scenario(
     name: String, description: String, events: [WorldEvent], policy: Policy,

@@ -22,6 +22,9 @@ public struct ModelChecker: Sendable {
     public var keepWitnesses = false
     /// How many threads expand a level (default: one per core).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Also take every upgrade's conflict answer under each other migration policy, so one
+    /// exploration covers the behaviour of all four (the policy is read nowhere else).
+    public var everyMigrationPolicy = true
 
     /// Default options: the whole space.
     public init() {}
@@ -44,6 +47,9 @@ public struct ModelChecker: Sendable {
     public var violations: [Violation]
     /// The events from a fresh machine, in order.
     public var events: [WorldEvent]
+    /// The policy to replay them with (the migration policy of the path's last conflict answer
+    /// taken under another policy, if any).
+    public var policy: Policy
   }
 
   /// What the exploration found.
@@ -70,6 +76,8 @@ public struct ModelChecker: Sendable {
     public var edges: Set<Edge> = []
     /// For every edge, a shortest event path from a fresh machine that takes it last.
     public var witnesses: [Edge: [WorldEvent]] = [:]
+    /// The policy each witness replays with (see `Counterexample.policy`).
+    public var witnessPolicies: [Edge: Policy] = [:]
 
     /// An empty result.
     public init() {}
@@ -184,7 +192,8 @@ public struct ModelChecker: Sendable {
               violationAt.insert(target)
               let path = Self.path(to: i, parent: parent, via: via) + [move.choice]
               result.violations.append(
-                Counterexample(violations: move.violations, events: concrete(path)))
+                Counterexample(
+                  violations: move.violations, events: concrete(path), policy: policy(of: path)))
             }
           }
         }
@@ -199,8 +208,9 @@ public struct ModelChecker: Sendable {
     result.edges = Set(edgeCodes.map(Self.edge))
     if options.keepWitnesses {
       for (code, w) in witnessAt {
-        result.witnesses[Self.edge(code)] = concrete(
-          Self.path(to: w.state, parent: parent, via: via) + [w.choice])
+        let path = Self.path(to: w.state, parent: parent, via: via) + [w.choice]
+        result.witnesses[Self.edge(code)] = concrete(path)
+        result.witnessPolicies[Self.edge(code)] = policy(of: path)
       }
     }
     result.complete = !stoppedEarly
@@ -242,9 +252,23 @@ public struct ModelChecker: Sendable {
     // Each family's answers are built once per state (the world after building them is the
     // same whichever answer is then taken).
     var answerCache: [RequestFamily: (world: World, answers: Alphabet.Answers)] = [:]
-    for choice in Alphabet.choices(world) {
+    var moves = Alphabet.choices(world)
+    if options.everyMigrationPolicy {
+      for i in Alphabet.conflictAnswers(world) {
+        for p in MigrationPolicy.allCases where p != options.policy.migration {
+          moves.append(.underMigrationPolicy(p, .answer(.flow, i)))
+        }
+      }
+    }
+    for move in moves {
       var w = world
       let event: WorldEvent
+      var choice = move
+      var migration: MigrationPolicy?
+      if case .underMigrationPolicy(let p, let inner) = move {
+        migration = p
+        choice = inner
+      }
       if case .answer(let family, let k) = choice {
         if answerCache[family] == nil {
           var base = world
@@ -258,18 +282,21 @@ public struct ModelChecker: Sendable {
         guard let resolved = Alphabet.resolve(choice, in: &w) else { continue }
         event = resolved
       }
-      let violations = w.apply(event) { step in
+      let record: (World.Step) -> Void = { step in
         // Only transitions that do something: an ignored intent or a stale answer is no edge.
         if !step.effects.isEmpty || step.before != step.after {
           let code = Self.edgeCode(
             step.before.stateName, Self.kind(step.event), step.after.stateName)
-          if e.edges.insert(code).inserted { e.firstMove.append((code, choice)) }
+          if e.edges.insert(code).inserted { e.firstMove.append((code, move)) }
         }
       }
+      let violations =
+        migration.map { w.apply(event, migration: $0, record: record) }
+        ?? w.apply(event, record: record)
       e.transitions += 1
       let key = PackedKey(w, encoder: &encoder)
       let j = known[key]
-      e.moves.append((choice, key, j, j == nil ? AbstractState(w) : nil, violations))
+      e.moves.append((move, key, j, j == nil ? AbstractState(w) : nil, violations))
     }
     return e
   }
@@ -310,10 +337,22 @@ public struct ModelChecker: Sendable {
     var events: [WorldEvent] = []
     for choice in choices {
       guard let e = Alphabet.resolve(choice, in: &w) else { continue }
-      w.apply(e)
+      if case .underMigrationPolicy(let p, _) = choice {
+        w.apply(e, migration: p)
+      } else {
+        w.apply(e)
+      }
       events.append(e)
     }
     return events
+  }
+
+  /// The policy a path replays with: the options', with the migration policy of its last move
+  /// taken under another one.
+  func policy(of choices: [Choice]) -> Policy {
+    var p = options.policy
+    for case .underMigrationPolicy(let m, _) in choices { p.migration = m }
+    return p
   }
 
   /// The kind of an event, as the graph and coverage name it.

@@ -144,9 +144,32 @@ public struct World: Sendable {
     return violations
   }
 
+  /// Applies `event` with the machine's migration policy set to `migration` for that event
+  /// only (see `Choice.underMigrationPolicy`).
+  @discardableResult
+  public mutating func apply(
+    _ event: WorldEvent, migration: MigrationPolicy, record: ((Step) -> Void)? = nil
+  ) -> [Violation] {
+    let original = machine.policy
+    var p = original
+    p.migration = migration
+    machine = machine.repolicied(p)
+    defer { machine = machine.repolicied(original) }
+    return apply(event, record: record)
+  }
+
   /// A fresh name for a token or an app request.
   public mutating func fresh(_ prefix: String) -> String {
     counter += 1
     return "\(prefix)\(counter)"
+  }
+}
+
+extension AuthMachine {
+  /// The same state under another policy.
+  func repolicied(_ policy: Policy) -> AuthMachine {
+    var m = AuthMachine(policy: policy)
+    m.restate(phase: phase, user: user, nextRequestID: nextRequestID)
+    return m
   }
 }

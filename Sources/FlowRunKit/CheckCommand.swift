@@ -66,7 +66,7 @@ extension FlowRun {
         name: "counterexample-\(n + 1)",
         description: "Found by flowrun check: "
           + c.violations.map(\.description).joined(separator: "; "),
-        events: c.events, policy: options.policy)
+        events: c.events, policy: c.policy)
       let path = "\(directory)/counterexample-\(n + 1).json"
       try text.write(toFile: path, atomically: true, encoding: .utf8)
       written.append(path)

@@ -128,10 +128,6 @@ extension FlowRun {
       try FileManager.default.createDirectory(atPath: given, withIntermediateDirectories: true)
       return given
     }
-    let base = FileManager.default.temporaryDirectory.path
-    let name = "flowrun-counterexamples-\(UInt32.random(in: 0...UInt32.max))"
-    let path = (base as NSString).appendingPathComponent(name)
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    return try CounterexampleWriter.newFolder()
   }
 }

@@ -51,15 +51,18 @@ public enum FlowRun {
         takesPaths: false, run: explore),
       Subcommand(
         name: "graph", summary: "Print the state diagram derived from the exploration.",
-        helpText: { graphHelp }, flags: common, options: ["--format", "--scenario"],
+        helpText: { graphHelp }, flags: common,
+        options: ["--format", "--scenario", "--max-states"],
         takesPaths: false, run: graph),
       Subcommand(
         name: "coverage", summary: "Show which reachable transitions the scenarios exercise.",
-        helpText: { coverageHelp }, flags: common.union(["--quiet"]), options: [], takesPaths: true,
+        helpText: { coverageHelp }, flags: common.union(["--quiet"]), options: ["--max-states"],
+        takesPaths: true,
         run: coverage),
       Subcommand(
         name: "generate", summary: "Write a scenario for every transition the scenarios miss.",
-        helpText: { generateHelp }, flags: common.union(["--dry-run"]), options: ["--out"],
+        helpText: { generateHelp }, flags: common.union(["--dry-run"]),
+        options: ["--out", "--max-states"],
         takesPaths: true, run: generate),
       Subcommand(
         name: "record", summary: "Run a scenario live and write the answers into its script.",

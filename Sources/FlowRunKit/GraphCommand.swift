@@ -13,10 +13,11 @@ extension FlowRun {
   static let graphHelp = """
     OVERVIEW: Print the state diagram, derived from exploring the machine (not drawn by hand).
 
-    USAGE: flowrun graph [--format <format>] [--scenario <file>]
+    USAGE: flowrun graph [--format <format>] [--scenario <file>] [--max-states <n>]
 
     OPTIONS:
       --format <format>       mermaid or dot (default: mermaid).
+      --max-states <n>        Explore only the first n states (a quick, partial look).
       --scenario <file>       Highlight the states and arrows this scenario takes (filled
                               states, thick coloured arrows), to review a story on the machine.
       -h, --help              Show help information.
@@ -29,13 +30,14 @@ extension FlowRun {
   static let coverageHelp = """
     OVERVIEW: Show which reachable transitions the scenario files exercise.
 
-    USAGE: flowrun coverage [--quiet] <path> ...
+    USAGE: flowrun coverage [--quiet] [--max-states <n>] <path> ...
 
     ARGUMENTS:
       <path>                  A scenario file, or a directory searched for *.json files.
 
     OPTIONS:
       --quiet                 Print only the summary line.
+      --max-states <n>        Explore only the first n states (a quick, partial look).
       -h, --help              Show help information.
 
     A transition is a (state, event kind) pair that changes the machine or emits effects; the
@@ -64,6 +66,13 @@ extension FlowRun {
     return result
   }
 
+  /// The exploration's options with `--max-states`: a quick, partial look.
+  static func limited(_ a: Arguments) throws -> ModelChecker.Options {
+    var options = ModelChecker.Options()
+    options.maxStates = try a.options["--max-states"].map { try positiveInt($0, "--max-states") }
+    return options
+  }
+
   static func graph(_ a: Arguments) throws -> CommandOutput {
     let format = a.options["--format"] ?? "mermaid"
     guard format == "mermaid" || format == "dot" else {
@@ -78,7 +87,7 @@ extension FlowRun {
           code: exitCode([.invalid(error)]), stderr: fileErrors([.invalid(error)]))
       }
     }
-    let edges = explore().edges
+    let edges = explore(try limited(a)).edges
     let text =
       format == "dot"
       ? StateGraph.dot(edges, highlight: highlight)
@@ -102,7 +111,7 @@ extension FlowRun {
       }
     }
     if !errors.isEmpty { return CommandOutput(code: ExitCode.dataError, stderr: errors) }
-    let reachable = explore().edges
+    let reachable = explore(try limited(a)).edges
     let (covered, missed) = StateGraph.coverage(reachable: reachable, reports: reports)
     let total = covered.count + missed.count
     let percent = total == 0 ? 100 : Double(covered.count) * 100 / Double(total)

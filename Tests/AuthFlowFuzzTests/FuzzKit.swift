@@ -81,8 +81,10 @@ struct Fuzzer {
 
   /// Writes an input to a file in the temporary directory and returns its path.
   func write(_ bytes: [UInt8], case i: Int) -> String {
-    let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("authflow-fuzz-\(name)-\(seed)-\(i).bin").path
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("authflow-fuzz-\(UUID())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let path = folder.appendingPathComponent("\(name)-\(seed)-\(i).bin").path
     _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     return path
   }

@@ -254,12 +254,14 @@ struct LiveCommandTests {
   func live() async throws {
     let standIn = try StandIn()
     let env = try environment(standIn)
+    let cfg = try config()
+    defer { try? FileManager.default.removeItem(atPath: cfg) }
     for (file, user) in [
       ("anonymous-upgrade.json", "alice"), ("migration-returning-user.json", "bob"),
     ] {
       let out = await FlowRun.execute(
         [
-          "--live", "--config", try config(), "--browser", "follow", "--login-hint",
+          "--live", "--config", cfg, "--browser", "follow", "--login-hint",
           "persona-auto-login:\(user)", Self.scenarios + "/" + file,
         ], environment: env)
       #expect(out.code == 0, "\(file): \(out.stdout)\(out.stderr)")
@@ -272,10 +274,14 @@ struct LiveCommandTests {
     let standIn = try StandIn()
     let target = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID()).json")
       .path
-    defer { try? FileManager.default.removeItem(atPath: target) }
+    let cfg = try config()
+    defer {
+      try? FileManager.default.removeItem(atPath: target)
+      try? FileManager.default.removeItem(atPath: cfg)
+    }
     let out = await FlowRun.execute(
       [
-        "record", "--config", try config(), "--browser", "follow", "--login-hint",
+        "record", "--config", cfg, "--browser", "follow", "--login-hint",
         "persona-auto-login:alice", "--out", target,
         Self.scenarios + "/migration-returning-user.json",
       ], environment: try environment(standIn))
@@ -291,8 +297,10 @@ struct LiveCommandTests {
 
   @Test("a missing key in the configuration is named; a missing --config is bad usage")
   func configErrors() async throws {
+    let cfg = try config()
+    defer { try? FileManager.default.removeItem(atPath: cfg) }
     let out = await FlowRun.execute(
-      ["--live", "--config", try config(), Self.scenarios + "/anonymous-upgrade.json"],
+      ["--live", "--config", cfg, Self.scenarios + "/anonymous-upgrade.json"],
       environment: [:])
     #expect(out.code == 65)
     #expect(out.stderr.contains("CLIENT_ID"))

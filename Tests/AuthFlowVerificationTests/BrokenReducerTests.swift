@@ -60,6 +60,53 @@ enum Broken {
     machine.handle(event, now: now, into: &fx)
   }
 
+  /// Sets the refresh timer past the expiry instead of before it.
+  static let timerAfterExpiry: World.Reducer = { machine, event, now, fx in
+    let start = fx.count
+    machine.handle(event, now: now, into: &fx)
+    for i in start..<fx.count {
+      if case .scheduleTimer(.tokenRefresh, _) = fx[i], let s = machine.user?.session,
+        case .fresh? = machine.user?.token
+      {
+        fx[i] = .scheduleTimer(timer: .tokenRefresh, at: s.expiresAt + machine.policy.refreshMargin)
+      }
+    }
+  }
+
+  /// Retries a failed refresh at the base delay however many times it failed (no doubling).
+  static let backoffNeverGrows: World.Reducer = { machine, event, now, fx in
+    machine.handle(event, now: now, into: &fx)
+    if case .result = event, case .backingOff(_, let failures)? = machine.user?.token,
+      failures > 1
+    {
+      let until = now + machine.policy.backoffBase
+      machine.user?.token = .backingOff(until: until, failures: failures)
+      for i in fx.indices {
+        if case .scheduleTimer(.tokenRefresh, _) = fx[i] {
+          fx[i] = .scheduleTimer(timer: .tokenRefresh, at: until)
+        }
+      }
+    }
+  }
+
+  /// A new session for the same user (a reauthentication, a link) drops the pending cleanup.
+  static let renewDropsCleanup: World.Reducer = { machine, event, now, fx in
+    let owed = machine.user?.session.pendingCleanup
+    let awaited = machine.phase.pendingRequest
+    machine.handle(event, now: now, into: &fx)
+    if owed != nil, case .result(awaited, .signedIn) = event,
+      machine.user?.session.pendingCleanup != nil
+    {
+      machine.user?.session.pendingCleanup = nil
+      for i in fx.indices {
+        if case .persistSession(var s) = fx[i] {
+          s.pendingCleanup = nil
+          fx[i] = .persistSession(session: s)
+        }
+      }
+    }
+  }
+
   /// Forgets the waiters when a refresh succeeds.
   static let dropsWaiters: World.Reducer = { machine, event, now, fx in
     machine.handle(event, now: now, into: &fx)
@@ -80,6 +127,9 @@ struct BrokenReducerTests {
       ("accepts stale results", .staleResultsIgnored),
       ("reauthentication switches users", .reauthenticationKeepsUser),
       ("forgets token waiters", .oneAnswerPerTokenRequest),
+      ("refresh timer after the expiry", .refreshOnTime),
+      ("backoff that never grows", .backoffOnSchedule),
+      ("a new session drops the pending cleanup", .cleanupFinishes),
     ])
   func caught(name: String, invariant: Invariant) {
     let reducer: World.Reducer =
@@ -89,6 +139,9 @@ struct BrokenReducerTests {
       case .transientNeverSignsOut: Broken.signOutOnNetworkError
       case .staleResultsIgnored: Broken.acceptsStale
       case .reauthenticationKeepsUser: Broken.reauthSwitchesUsers
+      case .refreshOnTime: Broken.timerAfterExpiry
+      case .backoffOnSchedule: Broken.backoffNeverGrows
+      case .cleanupFinishes: Broken.renewDropsCleanup
       default: Broken.dropsWaiters
       }
     var config = PropertyTester.Config()  // a fixed master seed: the figures below are stable

@@ -10,8 +10,8 @@ func report(_ failure: PropertyTester.Failure) -> String {
     name: "property-counterexample-\(failure.seed)",
     description: failure.violations.map(\.description).joined(separator: "; "),
     events: failure.events, policy: failure.policy)
-  let path = FileManager.default.temporaryDirectory
-    .appendingPathComponent("authflow-counterexample-\(failure.seed).json").path
+  let folder = (try? CounterexampleWriter.newFolder()) ?? NSTemporaryDirectory()
+  let path = folder + "/counterexample-\(failure.seed).json"
   try? text.write(toFile: path, atomically: true, encoding: .utf8)
   return """
     \(failure.violations.map(\.description).joined(separator: "; "))
