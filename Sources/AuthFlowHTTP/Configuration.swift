@@ -1,8 +1,33 @@
 import AuthFlowCore
 import Foundation
 
+/// An OpenID provider besides Google that the app offers (`PROVIDERS` in the configuration).
+public struct ProviderSettings: Sendable, Equatable {
+  /// Its Firebase provider id: `apple.com` or `oidc.<name>`.
+  public var id: ProviderID
+  /// The app's client id at that provider (`<P>_CLIENT_ID`).
+  public var clientID: String
+  /// The OpenID issuer its endpoints are discovered from (`<P>_ISSUER`).
+  public var issuer: String
+  /// A desktop client's non-confidential secret, if the provider wants one (`<P>_CLIENT_SECRET`).
+  public var clientSecret: String?
+
+  public init(id: ProviderID, clientID: String, issuer: String, clientSecret: String? = nil) {
+    self.id = id
+    self.clientID = clientID
+    self.issuer = issuer
+    self.clientSecret = clientSecret
+  }
+
+  /// The key prefix of a provider's settings: `apple.com` → `APPLE_COM`, `oidc.acme` →
+  /// `OIDC_ACME`.
+  public static func keyPrefix(_ id: ProviderID) -> String {
+    String(id.rawValue.uppercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+  }
+}
+
 /// What the HTTP interpreter needs to know about the app: Firebase's Web API key and project,
-/// and the Google OAuth client.
+/// the Google OAuth client, and any other OpenID providers it offers.
 public struct AuthConfiguration: Sendable, Equatable {
   /// Firebase Web API key (`API_KEY`).
   public var apiKey: String
@@ -16,11 +41,15 @@ public struct AuthConfiguration: Sendable, Equatable {
   public var clientSecret: String?
   /// The OpenID issuer to discover endpoints from (default Google's).
   public var issuer: String
+  /// Other OpenID providers (Apple, `oidc.<name>`), from `PROVIDERS`.
+  public var providers: [ProviderSettings]
 
   public init(
     apiKey: String, projectID: String? = nil, clientID: String, reversedClientID: String? = nil,
-    clientSecret: String? = nil, issuer: String = "https://accounts.google.com"
+    clientSecret: String? = nil, issuer: String = "https://accounts.google.com",
+    providers: [ProviderSettings] = []
   ) {
+    self.providers = providers
     self.apiKey = apiKey
     self.projectID = projectID
     self.clientID = clientID
@@ -68,19 +97,60 @@ public struct AuthConfiguration: Sendable, Equatable {
     for (variable, key) in environmentKeys.sorted(by: { $0.key < $1.key }) {
       if let v = environment[variable], !v.isEmpty { values[key] = v }
     }
+    // AUTHFLOW_PROVIDERS and every AUTHFLOW_<P>_* setting of a provider.
+    for (variable, v) in environment.sorted(by: { $0.key < $1.key })
+    where variable.hasPrefix("AUTHFLOW_") && !v.isEmpty && environmentKeys[variable] == nil
+      && (variable == "AUTHFLOW_PROVIDERS" || variable.hasSuffix("_CLIENT_ID")
+        || variable.hasSuffix("_ISSUER") || variable.hasSuffix("_CLIENT_SECRET"))
+    {
+      values[String(variable.dropFirst("AUTHFLOW_".count))] = v
+    }
     for (key, value) in values.sorted(by: { $0.key < $1.key })
     where value.count > 4096 || value.contains(where: { $0.isNewline || $0 == "\0" }) {
       throw AuthError(
         code: "INVALID_CONFIGURATION",
         message: "\(key) is not a one-line value of at most 4096 characters")
     }
-    if let issuer = values["ISSUER"] {
+    func checkIssuer(_ key: String) throws(AuthError) {
+      guard let issuer = values[key] else { return }
       guard let url = URL(string: issuer), url.scheme == "https" || url.scheme == "http",
         url.host != nil
       else {
         throw AuthError(
-          code: "INVALID_CONFIGURATION", message: "ISSUER is not an http(s) URL: \(issuer)")
+          code: "INVALID_CONFIGURATION", message: "\(key) is not an http(s) URL: \(issuer)")
       }
+    }
+    try checkIssuer("ISSUER")
+    var providers: [ProviderSettings] = []
+    let listed = (values["PROVIDERS"] ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.filter { !$0.isEmpty }
+    for name in listed {
+      let id = ProviderID(name)
+      guard id == .apple || name.hasPrefix("oidc.") && name.count > 5 else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION",
+          message: "PROVIDERS lists \(name): only apple.com and oidc.<name> providers are "
+            + "configured here (Google is CLIENT_ID and ISSUER; a provider without an OpenID "
+            + "issuer, such as github.com, needs the app's own consent step)")
+      }
+      let prefix = ProviderSettings.keyPrefix(id)
+      let missing = ["\(prefix)_CLIENT_ID", "\(prefix)_ISSUER"].filter {
+        (values[$0] ?? "").isEmpty
+      }
+      guard missing.isEmpty else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION",
+          message: "PROVIDERS lists \(name) but \(missing.joined(separator: " and ")) "
+            + (missing.count == 1 ? "is" : "are") + " not set (in the file, or as AUTHFLOW_"
+            + missing.joined(separator: " / AUTHFLOW_") + ")")
+      }
+      try checkIssuer("\(prefix)_ISSUER")
+      providers.append(
+        ProviderSettings(
+          id: id, clientID: values["\(prefix)_CLIENT_ID"] ?? "",
+          issuer: values["\(prefix)_ISSUER"] ?? "",
+          clientSecret: values["\(prefix)_CLIENT_SECRET"]))
     }
     let missing = ["API_KEY", "CLIENT_ID"].filter { (values[$0] ?? "").isEmpty }
     guard missing.isEmpty else {
@@ -95,6 +165,6 @@ public struct AuthConfiguration: Sendable, Equatable {
       apiKey: values["API_KEY"] ?? "", projectID: values["PROJECT_ID"],
       clientID: values["CLIENT_ID"] ?? "",
       reversedClientID: values["REVERSED_CLIENT_ID"], clientSecret: values["CLIENT_SECRET"],
-      issuer: values["ISSUER"] ?? "https://accounts.google.com")
+      issuer: values["ISSUER"] ?? "https://accounts.google.com", providers: providers)
   }
 }

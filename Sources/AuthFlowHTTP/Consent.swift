@@ -18,7 +18,7 @@ func randomToken() -> String {
 /// redirect received on a loopback port. `openBrowser` shows the URL to the user (opens the
 /// system browser, prints it, or, in tests, follows it with an HTTP client).
 public struct LoopbackConsent: ProviderConsent {
-  public var client: GoogleClient
+  public var client: OIDCClient
   /// Seconds to wait for the user.
   public var timeout: Double
   /// Extra authorization parameters (e.g. `prompt=select_account`).
@@ -26,7 +26,7 @@ public struct LoopbackConsent: ProviderConsent {
   let openBrowser: @Sendable (URL) async -> Void
 
   public init(
-    client: GoogleClient, timeout: Double = 300, extraParameters: [(String, String)] = [],
+    client: OIDCClient, timeout: Double = 300, extraParameters: [(String, String)] = [],
     openBrowser: @escaping @Sendable (URL) async -> Void
   ) {
     self.client = client
@@ -46,10 +46,11 @@ public struct LoopbackConsent: ProviderConsent {
     }
     let pkce = PKCE()
     let state = randomToken()
-    let nonce = randomToken()
+    let rawNonce = randomToken()  // Fresh for every attempt: a nonce is never reused.
     let url = client.authorizationURL(
-      redirectURI: receiver.redirectURI, pkce: pkce, state: state, nonce: nonce,
-      loginHint: loginHint, extra: extraParameters)
+      redirectURI: receiver.redirectURI, pkce: pkce, state: state,
+      nonce: client.nonceHashing.parameter(for: rawNonce), loginHint: loginHint,
+      extra: extraParameters)
     async let redirect = receiver.waitForRedirect(timeout: timeout)
     await openBrowser(url)
     let params: [String: String]
@@ -72,7 +73,7 @@ public struct LoopbackConsent: ProviderConsent {
         error: AuthError(code: "UNEXPECTED_RESPONSE", message: "the redirect has no code"))
     }
     switch await client.exchange(
-      code: code, redirectURI: receiver.redirectURI, pkce: pkce, nonce: nonce)
+      code: code, redirectURI: receiver.redirectURI, pkce: pkce, rawNonce: rawNonce)
     {
     case .success(let credential): return .providerSucceeded(credential: credential)
     case .failure(let e): return .providerFailed(error: e)
@@ -82,13 +83,13 @@ public struct LoopbackConsent: ProviderConsent {
 
 /// For machines without a browser (RFC 8628): show a code and a URL, poll until the user approves.
 public struct DeviceConsent: ProviderConsent {
-  public var client: GoogleClient
+  public var client: OIDCClient
   /// Tells the user where to go and what to type.
   let present: @Sendable (_ userCode: String, _ verificationURL: String) async -> Void
   let sleep: @Sendable (Double) async -> Void
 
   public init(
-    client: GoogleClient,
+    client: OIDCClient,
     present: @escaping @Sendable (String, String) async -> Void,
     sleep: @escaping @Sendable (Double) async -> Void = { seconds in
       try? await Task.sleep(nanoseconds: Instant(0).nanoseconds(until: Instant(seconds)))
@@ -132,7 +133,7 @@ public struct DeviceConsent: ProviderConsent {
       ])
       switch result {
       case .success(let json):
-        switch client.credential(from: json, nonce: nil) {
+        switch client.credential(from: json, rawNonce: nil) {
         case .success(let c): return .providerSucceeded(credential: c)
         case .failure(let e): return .providerFailed(error: e)
         }

@@ -19,8 +19,11 @@ extension FlowRun {
 
     OPTIONS:
       --config <file>         GoogleService-Info.plist or a JSON file with API_KEY, CLIENT_ID
-                              (and ISSUER for another OpenID provider); AUTHFLOW_* variables
-                              override it. FIREBASE_AUTH_EMULATOR_HOST selects the emulator.
+                              (and ISSUER for another OpenID provider than Google's), and
+                              PROVIDERS (apple.com, oidc.<name>) with <P>_CLIENT_ID and
+                              <P>_ISSUER for each (APPLE_COM_CLIENT_ID, …); AUTHFLOW_*
+                              variables override it. FIREBASE_AUTH_EMULATOR_HOST selects the
+                              emulator.
       --out <file>            Write the recorded scenario here instead of over the input.
       --browser <mode>        How the Google consent page is shown: print (the URL, default),
                               open (xdg-open / open), or follow (fetch it without a browser: for
@@ -58,23 +61,34 @@ extension FlowRun {
     guard ["print", "open", "follow"].contains(browserMode) else {
       throw UsageError(message: "--browser must be print, open or follow, not '\(browserMode)'")
     }
-    let provider: OIDCProvider
-    switch await OIDCProvider.discover(issuer: config.issuer) {
-    case .success(let p): provider = p
-    case .failure(let e):
-      return CommandOutput(
-        code: ExitCode.failure,
-        stderr: "Error: cannot read the OpenID configuration of \(config.issuer): \(e)\n")
-    }
-    let google = GoogleClient(
-      clientID: config.clientID, clientSecret: config.clientSecret, provider: provider)
+    // Google, then every provider the configuration lists: each a loopback consent against its
+    // issuer's discovered endpoints.
+    let settings =
+      [
+        ProviderSettings(
+          id: .google, clientID: config.clientID, issuer: config.issuer,
+          clientSecret: config.clientSecret)
+      ] + config.providers
     let hint = a.options["--login-hint"]
-    let consent = LoopbackConsent(
-      client: google, timeout: 300, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
-      openBrowser: browser(browserMode))
+    var consents: [ProviderID: any ProviderConsent] = [:]
+    for s in settings {
+      let endpoints: OIDCProvider
+      switch await OIDCProvider.discover(issuer: s.issuer) {
+      case .success(let p): endpoints = p
+      case .failure(let e):
+        return CommandOutput(
+          code: ExitCode.failure,
+          stderr: "Error: cannot read the OpenID configuration of \(s.issuer) (\(s.id)): \(e)\n")
+      }
+      let client = OIDCClient(
+        clientID: s.clientID, clientSecret: s.clientSecret, provider: endpoints, providerID: s.id)
+      consents[s.id] = LoopbackConsent(
+        client: client, timeout: 300, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
+        openBrowser: browser(browserMode))
+    }
     let firebase = FirebaseAPI(
       apiKey: config.apiKey, endpoints: .fromEnvironment(environment))
-    let interpreter = HTTPInterpreter(firebase: firebase, consent: consent)
+    let interpreter = HTTPInterpreter(firebase: firebase, consents: consents)
     let redactor = Redactor(showSecrets: a.has("--show-secrets"))
     var writer = ReportWriter()
     writer.redactor = redactor

@@ -206,7 +206,7 @@ struct ResponseCase: CustomStringConvertible {
       _ = await OIDCProvider.discover(issuer: "https://accounts.google.com", transport: transport)
     case .exchange:
       if case .success(let c) = await client.exchange(
-        code: "c", redirectURI: "http://127.0.0.1:1/cb", pkce: PKCE(), nonce: "n-1")
+        code: "c", redirectURI: "http://127.0.0.1:1/cb", pkce: PKCE(), rawNonce: "n-1")
       {
         return Self.consent(.providerSucceeded(credential: c))
       }

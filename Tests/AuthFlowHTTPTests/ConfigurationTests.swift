@@ -33,6 +33,46 @@ struct ConfigurationTests {
     #expect(o.apiKey == "other")
   }
 
+  @Test("PROVIDERS lists Apple and oidc.* providers, each with its client id and issuer")
+  func providers() throws {
+    let path = try write(
+      #"{"API_KEY": "k", "CLIENT_ID": "g", "PROVIDERS": "apple.com, oidc.acme", "#
+        + #""APPLE_COM_CLIENT_ID": "com.example.app", "APPLE_COM_ISSUER": "https://appleid.apple.com", "#
+        + #""OIDC_ACME_CLIENT_ID": "acme-app", "OIDC_ACME_ISSUER": "https://id.acme.example"}"#,
+      ext: "json")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let c = try AuthConfiguration.load(path: path, environment: [:])
+    #expect(
+      c.providers == [
+        ProviderSettings(
+          id: .apple, clientID: "com.example.app", issuer: "https://appleid.apple.com"),
+        ProviderSettings(
+          id: ProviderID("oidc.acme"), clientID: "acme-app", issuer: "https://id.acme.example"),
+      ])
+    // The environment adds and overrides.
+    let e = try AuthConfiguration.load(
+      path: path,
+      environment: [
+        "AUTHFLOW_PROVIDERS": "oidc.acme", "AUTHFLOW_OIDC_ACME_ISSUER": "http://127.0.0.1:9",
+      ])
+    #expect(e.providers.map(\.issuer) == ["http://127.0.0.1:9"])
+    func problem(_ env: [String: String]) -> String {
+      do {
+        _ = try AuthConfiguration.load(path: path, environment: env)
+        return "no error"
+      } catch { return error.message ?? error.code }
+    }
+    #expect(problem(["AUTHFLOW_PROVIDERS": "github.com"]).contains("github.com"))
+    #expect(problem(["AUTHFLOW_PROVIDERS": "oidc.other"]).contains("OIDC_OTHER_CLIENT_ID and"))
+    #expect(
+      problem(["AUTHFLOW_OIDC_ACME_ISSUER": "ftp://x"]).contains("OIDC_ACME_ISSUER is not an http"))
+    #expect(OIDCClient(clientID: "c", providerID: .apple).nonceHashing == .sha256Hex)
+    #expect(
+      NonceHashing.sha256Hex.parameter(for: "abc")
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(NonceHashing.plain.parameter(for: "abc") == "abc")
+  }
+
   @Test("JSON works too; what is missing is named")
   func missing() throws {
     let path = try write(#"{"API_KEY": "k"}"#, ext: "json")

@@ -108,7 +108,7 @@ struct GoogleOAuthTests {
     await personaBrowser("alice")(url)
     let code = try #require(try await redirect.get()["code"])
     let result = await client.exchange(
-      code: code, redirectURI: receiver.redirectURI, pkce: PKCE(), nonce: "n")
+      code: code, redirectURI: receiver.redirectURI, pkce: PKCE(), rawNonce: "n")
     guard case .failure(let e) = result else {
       Issue.record("a wrong verifier was accepted")
       return
@@ -267,6 +267,36 @@ struct LiveCommandTests {
       #expect(out.code == 0, "\(file): \(out.stdout)\(out.stderr)")
       #expect(out.stderr.contains("requests live"))
     }
+  }
+
+  @Test("Apple and an oidc.* provider, configured by PROVIDERS, pass their scenarios live")
+  func providersLive() async throws {
+    let standIn = try StandIn()
+    let issuer = try Live.requireIssuer()
+    var env = try environment(standIn)
+    env["AUTHFLOW_PROVIDERS"] = "apple.com, oidc.nano"
+    for prefix in ["APPLE_COM", "OIDC_NANO"] {
+      env["AUTHFLOW_\(prefix)_CLIENT_ID"] = Live.clientID
+      env["AUTHFLOW_\(prefix)_ISSUER"] = issuer
+    }
+    let cfg = try config()
+    defer { try? FileManager.default.removeItem(atPath: cfg) }
+    let out = await FlowRun.execute(
+      [
+        "--live", "--config", cfg, "--browser", "follow", "--login-hint",
+        "persona-auto-login:alice", Self.scenarios + "/apple-live-upgrade-and-delete.json",
+        Self.scenarios + "/oidc-live-sign-in.json",
+      ], environment: env)
+    #expect(out.code == 0, "\(out.stdout)\(out.stderr)")
+    #expect(out.stderr.contains("apple-live-upgrade-and-delete: 7 requests live"), "\(out.stderr)")
+    // The stand-in checked Apple's nonce: SHA-256 of the raw nonce Firebase got is the claim.
+    let users = try await standIn.users()
+    #expect(users.count == 1, "the guest linked to Apple was deleted; the oidc user stays")
+    env["AUTHFLOW_OIDC_NANO_ISSUER"] = nil
+    let missing = await FlowRun.execute(
+      ["--live", "--config", cfg, Self.scenarios + "/oidc-live-sign-in.json"], environment: env)
+    #expect(missing.code == 65)
+    #expect(missing.stderr.contains("OIDC_NANO_ISSUER"), "\(missing.stderr)")
   }
 
   @Test("record writes the answers as placeholders; the recording replays offline, byte-identical")

@@ -56,8 +56,34 @@ public struct OIDCProvider: Sendable, Equatable {
   }
 }
 
-/// A native app's OAuth client (public: no secret is confidential in an app, RFC 8252 §8.5).
-public struct GoogleClient: Sendable {
+/// How the nonce travels: as it is (Google, most OpenID providers), or as the lowercase hex
+/// SHA-256 of the raw value (Apple), the raw value then going to Firebase with the ID token.
+public enum NonceHashing: String, Sendable, Equatable {
+  /// The nonce in the authorization request is the raw value.
+  case plain
+  /// The authorization request carries SHA-256(raw) in lowercase hex; the ID token's `nonce`
+  /// claim is that hash; Firebase gets the raw value and checks it.
+  case sha256Hex
+
+  /// What goes in the authorization request for `raw`.
+  public func parameter(for raw: String) -> String {
+    switch self {
+    case .plain: raw
+    case .sha256Hex: SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+  }
+}
+
+/// Google's client: the same OpenID client with Google's defaults.
+public typealias GoogleClient = OIDCClient
+
+/// A native app's OpenID Connect client for one provider (public: no secret is confidential in
+/// an app, RFC 8252 §8.5): Google by default, or Apple, or any `oidc.<name>` issuer.
+public struct OIDCClient: Sendable {
+  /// The Firebase provider id its credentials are for (`google.com`, `apple.com`, `oidc.acme`).
+  public var providerID: ProviderID
+  /// How the nonce is sent (`sha256Hex` for Apple).
+  public var nonceHashing: NonceHashing
   public var clientID: String
   /// Desktop clients get a non-confidential secret that Google expects at the token endpoint.
   public var clientSecret: String?
@@ -70,10 +96,13 @@ public struct GoogleClient: Sendable {
   public init(
     clientID: String, clientSecret: String? = nil,
     scopes: [String] = ["openid", "email", "profile"],
-    provider: OIDCProvider = .google, timeout: Double = 15,
+    provider: OIDCProvider = .google, providerID: ProviderID = .google,
+    nonceHashing: NonceHashing? = nil, timeout: Double = 15,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: @escaping @Sendable () -> Instant = { Instant(Date().timeIntervalSince1970) }
   ) {
+    self.providerID = providerID
+    self.nonceHashing = nonceHashing ?? (providerID == .apple ? .sha256Hex : .plain)
     self.clientID = clientID
     self.clientSecret = clientSecret
     self.scopes = scopes
@@ -93,7 +122,10 @@ public struct GoogleClient: Sendable {
       ("scope", scopes.joined(separator: " ")), ("code_challenge", pkce.challenge),
       ("code_challenge_method", pkce.method), ("state", state), ("nonce", nonce),
     ]
-    if let loginHint { items.append(("login_hint", loginHint)) }
+    // A hint the app gave (say, a test persona) wins over the account's email.
+    if let loginHint, !extra.contains(where: { $0.0 == "login_hint" }) {
+      items.append(("login_hint", loginHint))
+    }
     items += extra
     // The endpoint came from configuration or discovery: a URL that will not take a query is
     // left as it is, and the provider then refuses the request with its own error.
@@ -128,29 +160,44 @@ public struct GoogleClient: Sendable {
   }
 
   /// Exchanges an authorization code (with the PKCE verifier) for a checked credential.
-  public func exchange(code: String, redirectURI: String, pkce: PKCE, nonce: String?) async
+  /// `rawNonce` is the nonce the authorization request was made with, before hashing.
+  public func exchange(code: String, redirectURI: String, pkce: PKCE, rawNonce: String?) async
     -> Result<IdPCredential, AuthError>
   {
     let result = await token([
       ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
       ("code_verifier", pkce.verifier),
     ])
-    return result.flatMap { credential(from: $0, nonce: nonce) }
+    return result.flatMap { credential(from: $0, rawNonce: rawNonce) }
   }
 
-  /// A credential from a token response, after checking the ID token's claims.
-  func credential(from json: [String: Any], nonce: String?) -> Result<IdPCredential, AuthError> {
+  /// The earlier spelling: for a provider whose nonce travels as it is, the nonce sent is the
+  /// raw nonce.
+  @available(*, deprecated, renamed: "exchange(code:redirectURI:pkce:rawNonce:)")
+  public func exchange(code: String, redirectURI: String, pkce: PKCE, nonce: String?) async
+    -> Result<IdPCredential, AuthError>
+  {
+    await exchange(code: code, redirectURI: redirectURI, pkce: pkce, rawNonce: nonce)
+  }
+
+  /// A credential from a token response, after checking the ID token's claims. A provider that
+  /// hashes its nonce (Apple) gets the raw nonce in the credential, for Firebase to check.
+  ///
+  /// The authorization code was spent on this exchange, so the credential carries none: a
+  /// provider that revokes with a fresh code (Apple) cannot revoke after a loopback consent,
+  /// and a deletion reports `REVOCATION_FAILED` and deletes anyway (Docs/Providers.md).
+  func credential(from json: [String: Any], rawNonce: String?) -> Result<IdPCredential, AuthError> {
     guard let idToken = json["id_token"] as? String else {
       return .failure(
         AuthError(code: "UNEXPECTED_RESPONSE", message: "no id_token (is 'openid' in the scopes?)"))
     }
-    switch checkIDToken(idToken, nonce: nonce) {
+    switch checkIDToken(idToken, nonce: rawNonce.map { nonceHashing.parameter(for: $0) }) {
     case .failure(let e): return .failure(e)
     case .success(let claims):
       return .success(
-        IdPCredential.google(
-          idToken: idToken, accessToken: json["access_token"] as? String,
-          email: claims.string("email")))
+        IdPCredential(
+          provider: providerID, idToken: idToken, accessToken: json["access_token"] as? String,
+          rawNonce: nonceHashing == .sha256Hex ? rawNonce : nil, email: claims.string("email")))
     }
   }
 
