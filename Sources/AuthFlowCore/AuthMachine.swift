@@ -69,6 +69,8 @@ public struct AuthMachine: Hashable, Sendable {
     case .persistFailed(let error):
       // The in-memory session is still right; the app decides whether to warn the user.
       Self.report(error, &effects)
+    case .storeChanged(let session):
+      storeChanged(session, now: now, fx: &effects)
     }
   }
 
@@ -173,16 +175,17 @@ extension AuthMachine {
     return max(due, half)
   }
 
-  /// Signs the user out: waiters get `error`, timers stop, storage is cleared, provider SDKs are
-  /// signed out of (and, after the account was deleted, disconnected where their traits say so).
+  /// Signs the user out: waiters get `error`, timers stop, storage is cleared (unless another
+  /// process cleared it already), provider SDKs are signed out of (and, after the account was
+  /// deleted, disconnected where their traits say so).
   mutating func signOut(
     waiterError: AuthError = .notSignedIn, notification: AuthNotification?,
-    accountDeleted: Bool = false, fx: inout [Effect]
+    accountDeleted: Bool = false, storeCleared: Bool = false, fx: inout [Effect]
   ) {
     if let user {
       Self.deliver(.failure(error: waiterError), to: user.tokenWaiters, &fx)
       fx.append(.cancelTimer(timer: .tokenRefresh))
-      fx.append(.clearSession)
+      if !storeCleared { fx.append(.clearSession) }
       for provider in policy.providers.sdkProviders(of: user.session) {
         let revoke = accountDeleted && policy.providers[provider].revocation == .disconnectOnSignOut
         fx.append(.signOutProvider(provider: provider, revoke: revoke))

@@ -70,6 +70,10 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case error(error: AuthError)
   /// The password-reset email is on its way.
   case passwordResetSent(email: String)
+  /// Another process signed out (or deleted the account): so is this one.
+  case signedOutElsewhere
+  /// Another process signed in someone else (`to`), replacing `from` (if anyone) here.
+  case userChanged(from: String?, to: String)
 }
 
 // MARK: - Names
@@ -160,7 +164,7 @@ extension AuthNotification {
   /// Every notification name.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
-    case passwordResetSent
+    case passwordResetSent, signedOutElsewhere, userChanged
   }
 
   /// The notification's name.
@@ -172,6 +176,8 @@ extension AuthNotification {
     case .userMismatch: .userMismatch
     case .error: .error
     case .passwordResetSent: .passwordResetSent
+    case .signedOutElsewhere: .signedOutElsewhere
+    case .userChanged: .userChanged
     }
   }
 }

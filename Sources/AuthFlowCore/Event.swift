@@ -1,4 +1,5 @@
-/// Anything the machine reacts to: an intent, a result, a timer, or a failed write.
+/// Anything the machine reacts to: an intent, a result, a timer, a failed write, or another
+/// process's write to the shared session store.
 public enum Event: Hashable, Codable, Sendable {
   /// Something the user or the app did.
   case intent(Intent)
@@ -8,6 +9,11 @@ public enum Event: Hashable, Codable, Sendable {
   case timerFired(timer: TimerID)
   /// A `persistSession` or `clearSession` could not be written.
   case persistFailed(error: AuthError)
+  /// Another process (an app extension, another copy of a tool) wrote the shared session
+  /// store, which now holds `session` (`nil`: cleared). The same user's newer tokens replace
+  /// this process's (ending a refresh in flight, whose answer becomes stale); a cleared store
+  /// signs this process out; another user is a user change.
+  case storeChanged(session: Session?)
 }
 
 /// What the user or the app did, named after the action.

@@ -138,7 +138,9 @@ enum Behaviour {
         {
           allowed = true
         }
-        if Invariants.isRestore(before, event) { allowed = true }  // As it was stored.
+        if Invariants.isRestore(before, event) || Invariants.isStoreChange(event) {
+          allowed = true  // As it was stored (by this process earlier, or by another).
+        }
         if !allowed {
           out.append(
             Violation(
@@ -172,7 +174,8 @@ enum Behaviour {
 
     // A pending cleanup stays with the session until it is answered.
     if let cleanup = bs?.pendingCleanup, let s = ase, s.uid == bs?.uid,
-      s.pendingCleanup?.uid != cleanup.uid, !answersCleanup(event, awaitedBefore)
+      s.pendingCleanup?.uid != cleanup.uid, !answersCleanup(event, awaitedBefore),
+      !Invariants.isStoreChange(event)  // Another process finished it.
     {
       out.append(
         Violation(
@@ -194,7 +197,7 @@ enum Behaviour {
       }
     }
     if let s = ase, let cleanup = s.pendingCleanup, !cleanup.dataMoved,
-      bs?.pendingCleanup?.uid != cleanup.uid || bs?.uid != s.uid,
+      bs?.pendingCleanup?.uid != cleanup.uid || bs?.uid != s.uid, !Invariants.isStoreChange(event),
       !announced.contains(where: { $0.from == cleanup.uid && $0.to == s.uid })
     {
       out.append(

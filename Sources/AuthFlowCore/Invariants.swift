@@ -291,7 +291,7 @@ public enum Invariants {
             .persistenceFollowsState,
             "the last write (\(written?.uid ?? "clear")) differs from the machine's session"))
       }
-    } else if ase != bs, !isRestore(before, event) {
+    } else if ase != bs, !isRestore(before, event), !isStoreChange(event) {
       out.append(Violation(.persistenceFollowsState, "the session changed without being written"))
     }
 
@@ -325,7 +325,7 @@ public enum Invariants {
     }
 
     // The user changes only through a migration.
-    if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(before) {
+    if let s = bs, let t = ase, s.uid != t.uid, !isMigrating(before), !isStoreChange(event) {
       out.append(
         Violation(
           .reauthenticationKeepsUser,
@@ -365,6 +365,12 @@ public enum Invariants {
     return out
   }
 
+  /// Whether `event` reports another process's write to the shared store.
+  static func isStoreChange(_ event: Event) -> Bool {
+    if case .storeChanged = event { return true }
+    return false
+  }
+
   static func isMigrating(_ machine: AuthMachine) -> Bool {
     if case .migrating = machine.phase { return true }
     return false
@@ -372,6 +378,7 @@ public enum Invariants {
 
   static func anonymousExitAllowed(_ before: AuthMachine, _ event: Event) -> Bool {
     switch (before.phase, event) {
+    case (_, .storeChanged): return true  // Another process decided.
     case (_, .intent(.signOutTapped(discardAnonymousData: true))): return true
     case (.deletingAccount, .result(_, .accountDeleted)): return true
     case (.migrating, .result(_, .signedIn)): return true
@@ -408,7 +415,7 @@ public enum Invariants {
     case .result(_, .requestFailed(let e)), .result(_, .providerFailed(let e)),
       .persistFailed(let e):
       return e
-    case .intent, .result, .timerFired: return nil
+    case .intent, .result, .timerFired, .storeChanged: return nil
     }
   }
 
@@ -439,6 +446,7 @@ public enum Invariants {
     case .result(let id, let r): return "result #\(id) \(r.kind.rawValue)"
     case .timerFired(let t): return "timer \(t.rawValue)"
     case .persistFailed(let e): return "persistFailed \(e.code)"
+    case .storeChanged(let s): return "storeChanged \(s?.uid ?? "cleared")"
     }
   }
 }

@@ -169,3 +169,52 @@ extension AuthMachine {
     persist(&fx)
   }
 }
+
+// MARK: - Another process's writes
+
+extension AuthMachine {
+  /// The shared store now holds `stored`, written by another process.
+  mutating func storeChanged(_ stored: Session?, now: Instant, fx: inout [Effect]) {
+    switch phase {
+    case .starting, .restoring:
+      return  // The launch reads the store itself.
+    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      break
+    }
+    guard let stored, stored.hasValidTimes(at: now) else {
+      // Signed out (or the account deleted) elsewhere. A flow with nobody signed in yet goes on.
+      guard user != nil else { return }
+      return signOut(notification: .signedOutElsewhere, storeCleared: true, fx: &fx)
+    }
+    if let current = user, current.session.uid == stored.uid {
+      guard current.session != stored else { return }  // Nothing new (our own write).
+      // The same user's newer tokens (another process refreshed, or relinked): take them.
+      var session = stored
+      if session.displayName == nil { session.displayName = current.session.displayName }
+      user?.session = session
+      if session.isFresh(at: now, margin: policy.refreshMargin) {
+        // A refresh of ours in flight is now stale: its waiters get the new token.
+        Self.deliver(.token(idToken: session.idToken), to: current.tokenWaiters, &fx)
+        user?.token = .fresh
+        fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(session, now: now)))
+      } else if current.refreshRequest == nil {
+        startRefresh(waiters: [], failures: 0, fx: &fx)
+      }
+      return
+    }
+    // Someone else is signed in now (or someone, where nobody was).
+    let previous = user
+    if let previous {
+      fx.append(.cancelTimer(timer: .tokenRefresh))
+      for provider in policy.providers.sdkProviders(of: previous.session) {
+        fx.append(.signOutProvider(provider: provider, revoke: false))
+      }
+    }
+    user = nil
+    phase = .resting  // A flow of ours is abandoned: its answer will be stale.
+    begin(stored, waiters: previous?.tokenWaiters ?? [], persist: false, now: now, fx: &fx)
+    fx.append(
+      .notify(notification: .userChanged(from: previous?.session.uid, to: stored.uid)))
+  }
+}

@@ -65,7 +65,7 @@ public final class AuthModel {
     case .sessionExpired: lastError = AuthError(code: "SESSION_EXPIRED")
     case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
     case .migrationReady(let from, let to): migration = (from, to)
-    case .passwordResetSent: break
+    case .passwordResetSent, .signedOutElsewhere, .userChanged: break  // The state shows it.
     }
   }
 

@@ -41,6 +41,8 @@ public enum Render {
       return "#\(id) " + tagged(JSONValue.encoding(result), redactor)
     case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
     case .persistFailed(let error): return "persistFailed(\(error.code))"
+    case .storeChanged(let session):
+      return "storeChanged(\(session.map { "uid " + $0.uid } ?? "cleared"))"
     }
   }
 
@@ -66,6 +68,9 @@ public enum Render {
     case .fire(let timer): return "fire \(timer.rawValue)"
     case .advance(let seconds): return "advance \(JSONValue.format(seconds))s"
     case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"
+    case .storeChanged(let t):
+      if case .sessionLoaded(let s?) = t.result { return "storeChanged (uid \(s.uid))" }
+      return "storeChanged (cleared)"
     }
   }
 

@@ -141,6 +141,9 @@ public struct Step: Sendable {
     /// timers, no requests in flight, then `appLaunched`. The store keeps the last session
     /// written (with `lostLastWrite`, what it held before the previous step's writes).
     case relaunch(lostLastWrite: Bool)
+    /// Another process wrote the shared session store, which now holds this session (`nil`:
+    /// cleared); the runner's store model takes it too.
+    case storeChanged(ResultTemplate)
   }
 }
 

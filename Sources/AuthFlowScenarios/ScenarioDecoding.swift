@@ -143,17 +143,21 @@ extension JSONReader {
     return .answer(try result(value, p))
   }
 
+  /// The step actions, as an error message lists them.
+  static let stepKindList =
+    #""send", "respond", "advance", "fire", "relaunch" or "storeChanged""#
+
   func step(_ value: JSONValue, _ p: String) throws -> Step {
-    let kinds = ["send", "respond", "advance", "fire", "relaunch"]
+    let kinds = ["send", "respond", "advance", "fire", "relaunch", "storeChanged"]
     let f = try object(value, p, allowed: kinds + ["expect", "note"])
     let actions = kinds.filter { f[$0] != nil }
     guard actions.count == 1 else {
       throw fail(
         p,
         actions.isEmpty
-          ? "a step needs one of \"send\", \"respond\", \"advance\", \"fire\" or \"relaunch\""
-          : "a step takes exactly one of \"send\", \"respond\", \"advance\", \"fire\", "
-            + "\"relaunch\"; found " + actions.joined(separator: " and "))
+          ? "a step needs one of " + Self.stepKindList
+          : "a step takes exactly one of " + Self.stepKindList + "; found "
+            + actions.joined(separator: " and "))
     }
     let action: Step.Action
     switch actions[0] {
@@ -174,6 +178,11 @@ extension JSONReader {
       action = .respond(to: to, requestId: id, with: try result(r["with"]!, join(rp, "with")))
     case "fire":
       action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
+    case "storeChanged":
+      // The same fields as a sessionLoaded result: {"session": {…} or null}.
+      let template = try result(
+        .object([("sessionLoaded", f["storeChanged"]!)]), join(p, "storeChanged"))
+      action = .storeChanged(template)
     case "relaunch":
       let rp = join(p, "relaunch")
       switch f["relaunch"]! {

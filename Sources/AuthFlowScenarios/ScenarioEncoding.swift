@@ -16,6 +16,17 @@ public enum ScenarioEncoding {
     return json
   }
 
+  /// A session (or none) as a `storeChanged` value: `{"session": …}`.
+  public static func storeChanged(_ session: Session?) -> JSONValue {
+    guard let session else { return .object([("session", .null)]) }
+    if case .object(let outer) = result(.sessionLoaded(session: session)),
+      let inner = outer.first?.value
+    {
+      return inner
+    }
+    return .object([("session", .null)])
+  }
+
   /// A policy as a `config` value.
   public static func config(_ policy: Policy) -> JSONValue {
     .object([

@@ -200,6 +200,14 @@ public struct ScenarioRunner {
       if !process(.result(requestId: answered.requestId, result: result)) {
         problems.append(livelock)
       }
+    case .storeChanged(let template):
+      // Another process wrote the store: the store model takes it, and so does the machine.
+      guard case .sessionLoaded(let session) = template.materialize(now: now, store: store) else {
+        break
+      }
+      store = session
+      storeKnown = true
+      if !process(.storeChanged(session: session)) { problems.append(livelock) }
     case .relaunch(let lost):
       if lost {
         // The previous step's writes never reached the store.

@@ -85,7 +85,8 @@ public enum ScenarioSchema {
             { "required": ["respond"] },
             { "required": ["advance"] },
             { "required": ["fire"] },
-            { "required": ["relaunch"] }
+            { "required": ["relaunch"] },
+            { "required": ["storeChanged"] }
           ],
           "properties": {
             "note": { "type": "string" },
@@ -100,6 +101,11 @@ public enum ScenarioSchema {
             },
             "advance": { "type": "number", "minimum": 0, "maximum": 3155760000, "description": "Seconds of virtual time (at most 100 years)." },
             "fire": { "enum": \#(names(Vocabulary.timers)), "description": "Fire a timer now, scheduled or not." },
+            "storeChanged": {
+              "description": "Another process wrote the shared session store, which now holds this session (null: cleared).",
+              "type": "object", "additionalProperties": false, "required": ["session"],
+              "properties": { "session": { "anyOf": [{ "type": "null" }, { "$ref": "#/$defs/session" }] } }
+            },
             "relaunch": {
               "description": "The process dies and the app starts again: a fresh machine, no timers, no requests in flight, then appLaunched; the store keeps the last session written.",
               "oneOf": [

@@ -106,6 +106,8 @@ public enum Vocabulary {
     case .sessionExpired, .userMismatch: []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
+    case .signedOutElsewhere: []
+    case .userChanged: ["from", "to"]
     }
   }
 

@@ -24,6 +24,18 @@ public enum Choice: Hashable, Sendable {
   /// place only (an upgrade's conflict answer), so the checker explores every policy by taking
   /// that answer under each, from the states of one exploration.
   indirect case underMigrationPolicy(MigrationPolicy, Choice)
+  /// Another process writes the shared store.
+  case storeChanged(StoreChange)
+}
+
+/// What another process writes to the shared store.
+public enum StoreChange: Hashable, Sendable, CaseIterable {
+  /// It signed out (or deleted the account): the store is cleared.
+  case cleared
+  /// It refreshed the same user's tokens (fresh ones, an hour long).
+  case refreshed
+  /// It signed in another user.
+  case otherUser
 }
 
 /// The finite alphabet of events: intents with a few fixed values, every result kind including
@@ -102,6 +114,8 @@ public enum Alphabet {
     out.append(.fire(.restoreRetry))
     // The process dies here (every write having reached the store): a fresh machine restores.
     if world.machine.stateName != .starting { out.append(.relaunch(lostLastWrite: false)) }
+    // Another process writes the store.
+    out += StoreChange.allCases.map(Choice.storeChanged)
     return out
   }
 
@@ -178,6 +192,31 @@ public enum Alphabet {
       return .relaunch(lostLastWrite: lost)
     case .underMigrationPolicy(_, let inner):
       return resolve(inner, in: &world)
+    case .storeChanged(let change):
+      return storeChange(change, in: &world).map(WorldEvent.storeChanged)
+    }
+  }
+
+  /// The session another process writes, or `nil` when the change does not apply (a refresh
+  /// with nobody signed in). `.cleared` gives `.some(nil)`.
+  static func storeChange(_ change: StoreChange, in world: inout World) -> Session?? {
+    switch change {
+    case .cleared:
+      return .some(nil)
+    case .refreshed:
+      guard var s = world.machine.user?.session else { return nil }
+      s.idToken = world.fresh("id-")
+      s.refreshToken = world.fresh("rt-")
+      s.expiresAt = world.now + 3600
+      return .some(s)
+    case .otherUser:
+      // Another process cannot sign in to an account the server deleted.
+      let uid = ["user-5", "user-6", "user-7"].first { !world.history.deleted.contains($0) }
+      return .some(
+        Session(
+          uid: uid ?? "user-8", anonymous: false, providers: ["google.com"], email: "eve@example.com",
+          idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"),
+          expiresAt: world.now + 3600))
     }
   }
 

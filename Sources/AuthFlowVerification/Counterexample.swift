@@ -51,6 +51,8 @@ extension WorldEvent {
       return [("fire", .string(timer.rawValue))]
     case .relaunch(let lost):
       return [("relaunch", lost ? .object([("lostLastWrite", .bool(true))]) : .bool(true))]
+    case .storeChanged(let session):
+      return [("storeChanged", ScenarioEncoding.storeChanged(session))]
     }
   }
 }

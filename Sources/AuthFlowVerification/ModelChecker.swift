@@ -304,7 +304,7 @@ public struct ModelChecker: Sendable {
   /// Event kinds by number, for packed edges.
   static let eventKinds: [String] =
     Intent.Kind.allCases.map(\.rawValue) + RequestResult.Kind.allCases.map(\.rawValue)
-    + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed"]
+    + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed", "storeChanged"]
 
   static func edgeCode(_ from: StateName, _ event: String, _ to: StateName) -> UInt32 {
     let f = UInt32(StateName.allCases.firstIndex(of: from) ?? 0)
@@ -362,6 +362,7 @@ public struct ModelChecker: Sendable {
     case .result(_, let r): return r.kind.rawValue
     case .timerFired(let t): return "timerFired(\(t.rawValue))"
     case .persistFailed: return "persistFailed"
+    case .storeChanged: return "storeChanged"
     }
   }
 }

@@ -160,6 +160,7 @@ public struct PropertyTester: Sendable {
       // The process dies here; sometimes during the last event's writes.
       return .relaunch(lostLastWrite: rng.chance(0.3))
     }
+    if roll < 70 { return .storeChanged(rng.pick(StoreChange.allCases)) }  // Another process.
     // Mostly what a user would do in this state, so long flows (a migration, a deletion) are
     // reached; sometimes anything, for the taps that should change nothing.
     if roll < 90 { return .intent(rng.pick(Alphabet.likelyIntents(world.machine))) }

@@ -14,6 +14,8 @@ public enum WorldEvent: Hashable, Sendable {
   /// With `lostLastWrite`, the writes of the last event never reached the store (the process
   /// died during them; the store keeps what it held before, never a torn mix).
   case relaunch(lostLastWrite: Bool)
+  /// Another process wrote the shared store: it now holds `session` (`nil`: cleared).
+  case storeChanged(Session?)
 }
 
 /// A machine with its surroundings: virtual time, the timers it scheduled, the requests it
@@ -90,6 +92,10 @@ public struct World: Sendable {
     storeBeforeLastEvent = store
     switch event {
     case .relaunch: break
+    case .storeChanged(let session):
+      store = session
+      storeKnown = true
+      violations += feed(.storeChanged(session: session), record)
     case .send(let intent): violations += feed(.intent(intent), record)
     case .respond(_, let id, let result):
       violations += feed(.result(requestId: id, result: result), record)
