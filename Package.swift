@@ -50,10 +50,15 @@ let package = Package(
       dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
       path: "Examples/ServerSessions"),
     .testTarget(name: "AuthFlowCoreTests", dependencies: ["AuthFlowCore"]),
+    // One process of the multi-process tests: a runtime on a shared session file.
+    .executableTarget(
+      name: "authflow-peer", dependencies: ["AuthFlowRuntime", "AuthFlowHTTP", "AuthFlowCore"],
+      path: "Tests/Fixtures/SharedSessionPeer"),
     .testTarget(
       name: "AuthFlowHTTPTests",
       dependencies: [
         "AuthFlowHTTP", "AuthFlowCore", "AuthFlowRuntime", "AuthFlowScenarios", "FlowRunKit",
+        "authflow-peer",
       ],
       exclude: ["Support"]),
     // Writes sessions in a loop until killed: the crash-safety test's victim.

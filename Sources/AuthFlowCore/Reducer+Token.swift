@@ -189,6 +189,9 @@ extension AuthMachine {
     }
     if let current = user, current.session.uid == stored.uid {
       guard current.session != stored else { return }  // Nothing new (our own write).
+      // An older write of the same user's (a peer that had not seen the newer tokens yet)
+      // never replaces newer tokens.
+      if stored.expiresAt < current.session.expiresAt { return }
       // The same user's newer tokens (another process refreshed, or relinked): take them.
       var session = stored
       if session.displayName == nil { session.displayName = current.session.displayName }

@@ -27,6 +27,8 @@ public actor AuthRuntime {
   private var nextSubscriber = 0
   private var inFlight = 0
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  private var storeWatch: SessionStoreWatch?
+  private var storeWatchTask: Task<Void, Never>?
 
   /// A session runtime; call `start()` (it sends `appLaunched`).
   public init(
@@ -41,6 +43,8 @@ public actor AuthRuntime {
 
   deinit {
     for t in timers.values { t.cancel() }
+    storeWatchTask?.cancel()
+    storeWatch?.stop()
   }
 
   /// The current state.
@@ -52,9 +56,31 @@ public actor AuthRuntime {
   /// Reads the stored session (sends `appLaunched`) and returns once it has been read, so an
   /// intent sent next finds the machine signed in, anonymous or signed out. (A store that cannot
   /// be read yet, say a locked keychain, is read again later; `start` does not wait for that.)
+  ///
+  /// With a store several processes share (`SharedSessionStore`, such as `FileSessionStore`),
+  /// it also starts watching it: another process's writes reach the machine as `storeChanged`,
+  /// and token refreshes go through the store's lease, one process at a time.
   public func start() async {
+    watchStore()
     send(.appLaunched)
     await settled()
+  }
+
+  /// Feeds another process's writes to the machine, in the order they were seen.
+  private func watchStore() {
+    guard storeWatch == nil, let shared = store as? any SharedSessionStore else { return }
+    let (changes, continuation) = AsyncStream<Session?>.makeStream(
+      bufferingPolicy: .bufferingNewest(16))
+    do {
+      storeWatch = try shared.watch { continuation.yield($0) }
+    } catch {
+      return  // Not watchable: this process still works, it just learns later.
+    }
+    storeWatchTask = Task { [weak self] in
+      for await session in changes {
+        await self?.receive(.storeChanged(session: session))
+      }
+    }
   }
 
   /// Sends an intent.
@@ -165,6 +191,22 @@ public actor AuthRuntime {
     case .signOutProvider(let provider, let revoke):
       let interpreter = self.interpreter
       track { await interpreter.signOut(of: provider, revoke: revoke) }
+    case .request(let id, .refreshToken(let token)):
+      let interpreter = self.interpreter
+      let request = Request.refreshToken(refreshToken: token)
+      guard let shared = store as? any SharedSessionStore, let session = machine.user?.session,
+        session.refreshToken == token
+      else {
+        // Not shared, or the migration cleanup's own refresh (the old anonymous account).
+        return track { await self.receiveResult(id, await interpreter.perform(request)) }
+      }
+      let clock = self.clock
+      track {
+        // One refresh for every process sharing the store: this one's, or a peer's tokens.
+        let result = await shared.sharedRefresh(
+          of: session, now: { clock.now() }, refresh: { await interpreter.perform(request) })
+        await self.receiveResult(id, result)
+      }
     case .request(let id, let request):
       let interpreter = self.interpreter
       track {

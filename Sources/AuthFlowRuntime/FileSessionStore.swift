@@ -7,18 +7,206 @@ import Foundation
   import Darwin
 #endif
 
-/// A session in a JSON file, written atomically: a temporary file in the same directory,
-/// fsync, then rename over the old one, with permissions 0600. A crash mid-write leaves the old
-/// file or the new one, never half of either. A missing file is "no session"; a file that is not
-/// a session is reported as corrupt (the machine then starts signed out and says so).
-public struct FileSessionStore: SessionStore {
+/// A session in a JSON file that several processes may share (an app and its extensions in an
+/// app group's container, several copies of a command-line tool).
+///
+/// - **Atomic**: every write goes to a temporary file in the same directory, is fsynced, then
+///   renamed over the old one, with permissions 0600. A crash mid-write leaves the old file or
+///   the new one, never half of either.
+/// - **Coordinated**: every read-modify-write holds an advisory lock (`flock` on `<path>.lock`),
+///   and the file numbers its writes (`generation`); clearing keeps a record without a session,
+///   so the numbering goes on. A write never replaces the same user's newer tokens with older
+///   ones.
+/// - **Watched**: `watch(_:)` reports another process's writes, through inotify on Linux, a
+///   dispatch source on Apple platforms, or polling (every 200 ms) where neither works.
+/// - **One refresh**: `sharedRefresh(of:now:refresh:)` holds a lease (`<path>.lease`: the
+///   holder's pid and an expiry) while it refreshes, so the processes refresh once between them;
+///   a lease whose holder died, or that expired, is taken over.
+///
+/// A missing file is "no session"; a file that is not a session is reported as corrupt (the
+/// machine then starts signed out and says so).
+public struct FileSessionStore: SharedSessionStore {
   /// The file's path.
   public let path: String
+  /// How long a refresh lease lasts before another process may take it over (its holder is
+  /// alive but stuck); a holder that died is taken over at once.
+  public var leaseDuration: Double
+  private let seen: SeenGeneration
 
   /// A store at `path` (its directory must exist).
-  public init(path: String) { self.path = path }
+  public init(path: String, leaseDuration: Double = 30) {
+    self.path = path
+    self.leaseDuration = leaseDuration
+    seen = SeenGeneration()
+  }
 
   public func load() async throws -> Session? {
+    guard let (session, generation) = try readRecord() else { return nil }
+    seen.raise(to: generation)
+    return session
+  }
+
+  public func save(_ session: Session) async throws {
+    try withLock {
+      let current = state()
+      var session = session
+      if case .record(let stored?, _) = current, stored.uid == session.uid,
+        stored.expiresAt > session.expiresAt
+      {
+        // Another process refreshed since this one read: keep its newer tokens.
+        session.idToken = stored.idToken
+        session.refreshToken = stored.refreshToken
+        session.expiresAt = stored.expiresAt
+      }
+      try write(session, after: current.generation)
+    }
+  }
+
+  public func clear() async throws {
+    try withLock {
+      // No file: nothing to clear. A file that cannot be read as a record is replaced.
+      let current = state()
+      if case .missing = current { return }
+      try write(nil, after: current.generation)
+    }
+  }
+
+  // MARK: Watching
+
+  public func watch(_ onChange: @escaping @Sendable (Session?) -> Void) throws
+    -> SessionStoreWatch
+  {
+    let seen = self.seen
+    let path = self.path
+    let watcher = FileWatcher(path: path) {
+      // A corrupt or half-visible file is skipped: the next write, or load, reports it.
+      guard case .record(let session, let generation) = Self.state(path),
+        seen.raise(to: generation)
+      else { return }
+      onChange(session)
+    }
+    return SessionStoreWatch { watcher.stop() }
+  }
+
+  // MARK: One refresh across processes
+
+  public func sharedRefresh(
+    of session: Session, now: @escaping @Sendable () -> Instant,
+    refresh: @escaping @Sendable () async -> RequestResult
+  ) async -> RequestResult {
+    while true {
+      // Another process may have refreshed already.
+      if let done = refreshedElsewhere(session, now: now()) { return done }
+      switch (try? acquireLease(now: now())) ?? .held {
+      case .acquired:
+        defer { try? releaseLease() }
+        // Checked again under the lease: a peer may have finished just before.
+        if let done = refreshedElsewhere(session, now: now()) { return done }
+        let result = await refresh()
+        if case .tokenRefreshed(let idToken, let refreshToken, let expiresIn) = result {
+          // Written before the lease is let go, so whoever waits finds the new tokens.
+          try? withLock {
+            guard let record = try readRecord(), var stored = record.session,
+              stored.uid == session.uid
+            else { return }
+            stored.idToken = idToken
+            stored.refreshToken = refreshToken
+            stored.expiresAt = now() + expiresIn
+            try write(stored, after: record.generation)
+          }
+        }
+        return result
+      case .held:
+        // Someone else is refreshing: wait for their tokens (or for the lease to lapse).
+        try? await Task.sleep(nanoseconds: 50_000_000)
+        if Task.isCancelled { return .requestFailed(error: AuthError(code: "CANCELLED")) }
+        if case .record(let stored, _) = state(), stored?.uid != session.uid {
+          // Signed out, or someone else signed in: the store's watch tells the machine.
+          return .requestFailed(
+            error: AuthError(code: "STORE_CHANGED", message: "another process changed the user"))
+        }
+      }
+    }
+  }
+
+  /// The same user's newer tokens in the store, as a refresh's answer.
+  func refreshedElsewhere(_ session: Session, now: Instant) -> RequestResult? {
+    // Newer means a later expiry: a refresh a second after another may even return the same
+    // token string.
+    guard let record = try? readRecord(), let stored = record.session,
+      stored.uid == session.uid, stored.expiresAt > session.expiresAt, stored.expiresAt > now
+    else { return nil }
+    return .tokenRefreshed(
+      idToken: stored.idToken, refreshToken: stored.refreshToken,
+      expiresIn: stored.expiresAt - now)
+  }
+
+  enum Lease { case acquired, held }
+
+  var leasePath: String { path + ".lease" }
+
+  /// Takes the lease if nobody holds it, its holder has died, or it has expired.
+  func acquireLease(now: Instant) throws -> Lease {
+    try withLock {
+      if let text = try? String(contentsOfFile: leasePath, encoding: .utf8) {
+        let parts = text.split(separator: " ")
+        if parts.count == 2, let pid = Int32(parts[0]), let until = Double(parts[1]),
+          pid != getpid(), until > now.seconds, Self.isAlive(pid)
+        {
+          return .held
+        }
+      }
+      let record = "\(getpid()) \(now.seconds + leaseDuration)"
+      try Self.writeAtomically(Data(record.utf8), to: leasePath)
+      return .acquired
+    }
+  }
+
+  /// Lets the lease go, if this process still holds it.
+  func releaseLease() throws {
+    try withLock {
+      guard let text = try? String(contentsOfFile: leasePath, encoding: .utf8),
+        text.split(separator: " ").first == Substring("\(getpid())")
+      else { return }
+      unlink(leasePath)
+    }
+  }
+
+  static func isAlive(_ pid: Int32) -> Bool {
+    kill(pid, 0) == 0 || errno != ESRCH  // EPERM: alive, but not ours to signal.
+  }
+
+  // MARK: Reading and writing
+
+  /// What the file holds, errors folded in.
+  enum FileState {
+    case missing, unreadable
+    case record(Session?, UInt64)
+
+    /// The generation to write after (a missing or unreadable file starts again at 0).
+    var generation: UInt64 {
+      if case .record(_, let g) = self { return g }
+      return 0
+    }
+  }
+
+  func state() -> FileState { Self.state(path) }
+
+  static func state(_ path: String) -> FileState {
+    do {
+      guard let (session, generation) = try read(path) else { return .missing }
+      return .record(session, generation)
+    } catch {
+      return .unreadable
+    }
+  }
+
+  /// The record in the file, or `nil` when there is no file.
+  func readRecord() throws -> (session: Session?, generation: UInt64)? {
+    try Self.read(path)
+  }
+
+  static func read(_ path: String) throws -> (session: Session?, generation: UInt64)? {
     var info = stat()
     if stat(path, &info) != 0 {
       if errno == ENOENT { return nil }
@@ -30,20 +218,34 @@ public struct FileSessionStore: SessionStore {
         "\(path) is \(info.st_size) bytes, too large to be a stored session")
     }
     guard let data = FileManager.default.contents(atPath: path) else {
+      if errno == ENOENT { return nil }  // Removed between the two calls.
       throw SessionStoreError.unavailable("\(path) exists but cannot be read")
     }
-    return try StoredSession.decode(data, source: path)
+    return try StoredSession.record(data, source: path)
   }
 
-  public func save(_ session: Session) async throws {
-    try Self.writeAtomically(try StoredSession.encode(session), to: path)
+  /// Writes `session` as the write after `generation` (call with the lock held).
+  private func write(_ session: Session?, after generation: UInt64) throws {
+    let next = generation &+ 1
+    try Self.writeAtomically(try StoredSession.encode(session, generation: next), to: path)
+    seen.raise(to: next)
   }
 
-  public func clear() async throws {
-    guard unlink(path) == 0 || errno == ENOENT else {
-      throw SessionStoreError.writeFailed(
-        "cannot remove \(path): \(String(cString: strerror(errno)))")
+  /// Runs `body` holding the advisory lock shared by every process using this file.
+  func withLock<T>(_ body: () throws -> T) throws -> T {
+    let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
+    guard fd >= 0 else {
+      throw SessionStoreError.unavailable(
+        "cannot open \(path).lock: \(String(cString: strerror(errno)))")
     }
+    defer { close(fd) }  // Closing the descriptor releases the lock.
+    while flock(fd, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw SessionStoreError.unavailable(
+          "cannot lock \(path).lock: \(String(cString: strerror(errno)))")
+      }
+    }
+    return try body()
   }
 
   /// Writes `data` to `path` so that readers see the old or the new content, never a mix.
@@ -57,7 +259,7 @@ public struct FileSessionStore: SessionStore {
     var ok = data.withUnsafeBytes { buffer -> Bool in
       var offset = 0
       while offset < buffer.count {
-        let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+        let n = posixWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
         if n <= 0 { return false }
         offset += n
       }
@@ -77,5 +279,27 @@ public struct FileSessionStore: SessionStore {
       fsync(dfd)
       close(dfd)
     }
+  }
+}
+
+/// `write(2)`, under a name that does not clash with the store's own `write`.
+@inline(__always)
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+  write(fd, buffer, count)
+}
+
+/// The highest generation this process has read or written, shared by copies of a store.
+final class SeenGeneration: @unchecked Sendable {
+  private var value: UInt64 = 0
+  private let lock = NSLock()
+
+  /// Raises the mark to `generation`; true when that is news (higher than the mark).
+  @discardableResult
+  func raise(to generation: UInt64) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard generation > value else { return false }
+    value = generation
+    return true
   }
 }

@@ -52,29 +52,48 @@ public actor InMemorySessionStore: SessionStore {
   }
 }
 
-/// The stored form: versioned, so a future format can read (or refuse) an old file.
+/// The stored form: versioned, so a future format can read (or refuse) an old file. A file
+/// store also numbers its writes (`generation`, absent in files written before it existed) and
+/// keeps a cleared store as a record without a session, so the numbering goes on and a reader in
+/// another process can tell a newer write from one it has seen.
 struct StoredSession: Codable {
   var version: Int
-  var session: Session
+  var generation: UInt64?
+  var session: Session?
   static let currentVersion = 1
   /// More than this is not a session (one is well under 10 KB): refused before it is parsed.
   static let maximumSize = 1 << 20
 
-  /// The stored bytes as data to write.
+  /// The stored bytes of `session` (a keychain item: no generation).
   static func encode(_ session: Session) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return try encoder.encode(StoredSession(version: currentVersion, session: session))
+    try encode(session, generation: nil)
   }
 
-  /// The session in `data`, or `corrupt` naming `source` and what is wrong: bytes that are not
-  /// a stored session, another format version, empty identifiers, or times the machine cannot
-  /// use (a corrupt or forged expiry must not reach the clock).
+  /// The stored bytes of `session` (`nil`: cleared) as write number `generation`.
+  static func encode(_ session: Session?, generation: UInt64?) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(
+      StoredSession(version: currentVersion, generation: generation, session: session))
+  }
+
+  /// The session in `data`; a record without one is corrupt here (a keychain item always has
+  /// one).
   static func decode(
     _ data: Data, source: String, now: Instant = Instant(Date().timeIntervalSince1970)
-  )
-    throws(SessionStoreError) -> Session
-  {
+  ) throws(SessionStoreError) -> Session {
+    guard let s = try record(data, source: source, now: now).session else {
+      throw .corrupt("\(source) holds no session")
+    }
+    return s
+  }
+
+  /// The record in `data`, or `corrupt` naming `source` and what is wrong: bytes that are not a
+  /// stored session, another format version, empty identifiers, or times the machine cannot use
+  /// (a corrupt or forged expiry must not reach the clock).
+  static func record(
+    _ data: Data, source: String, now: Instant = Instant(Date().timeIntervalSince1970)
+  ) throws(SessionStoreError) -> (session: Session?, generation: UInt64) {
     guard data.count <= maximumSize else {
       throw .corrupt("\(source) is \(data.count) bytes, too large to be a stored session")
     }
@@ -84,13 +103,43 @@ struct StoredSession: Codable {
     guard stored.version == currentVersion else {
       throw .corrupt("\(source) has format version \(stored.version); expected \(currentVersion)")
     }
-    let s = stored.session
+    guard let s = stored.session else { return (nil, stored.generation ?? 0) }
     guard !s.uid.isEmpty, !s.idToken.isEmpty, !s.refreshToken.isEmpty else {
       throw .corrupt("\(source) has an empty uid or token")
     }
     guard s.hasValidTimes(at: now.clamped) else {
       throw .corrupt("\(source) has an expiry out of range (\(s.expiresAt.seconds))")
     }
-    return s
+    return (s, stored.generation ?? 0)
   }
+}
+
+/// A store that several processes share (an app and its extensions, copies of a tool): it
+/// tells a process when another one wrote, and lets one process refresh for all.
+public protocol SharedSessionStore: SessionStore {
+  /// Calls `onChange` with what the store holds each time another process writes it, until the
+  /// returned watch is stopped.
+  func watch(_ onChange: @escaping @Sendable (Session?) -> Void) throws -> SessionStoreWatch
+
+  /// Runs `refresh` for `session`'s user in one process at a time across every process sharing
+  /// the store, and writes its new tokens before the next one may start. A process that finds
+  /// the user's tokens already refreshed by another (newer than `session`'s) gets those instead
+  /// of refreshing again; one whose peer died mid-refresh takes over. `now` is the caller's clock.
+  func sharedRefresh(
+    of session: Session, now: @escaping @Sendable () -> Instant,
+    refresh: @escaping @Sendable () async -> RequestResult
+  ) async -> RequestResult
+}
+
+/// Stops watching a store when told to (or when released).
+public final class SessionStoreWatch: Sendable {
+  private let stopper: @Sendable () -> Void
+
+  /// A watch that runs `stop` once.
+  public init(stop: @escaping @Sendable () -> Void) { stopper = stop }
+
+  /// Stops watching.
+  public func stop() { stopper() }
+
+  deinit { stopper() }
 }

@@ -214,7 +214,8 @@ public enum Alphabet {
       let uid = ["user-5", "user-6", "user-7"].first { !world.history.deleted.contains($0) }
       return .some(
         Session(
-          uid: uid ?? "user-8", anonymous: false, providers: ["google.com"], email: "eve@example.com",
+          uid: uid ?? "user-8", anonymous: false, providers: ["google.com"],
+          email: "eve@example.com",
           idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"),
           expiresAt: world.now + 3600))
     }

@@ -134,7 +134,8 @@ extension FlowRun {
     case .advance(let s): return "advance \(JSONValue.format(s))s"
     case .fire(let t): return "fire \(t.rawValue)"
     case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"
-    case .storeChanged(let s): return "another process writes " + (s.map { "uid " + $0.uid } ?? "an empty store")
+    case .storeChanged(let s):
+      return "another process writes " + (s.map { "uid " + $0.uid } ?? "an empty store")
     }
   }
 }

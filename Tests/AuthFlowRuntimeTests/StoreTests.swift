@@ -136,7 +136,8 @@ struct StoreTests {
     let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
       $0 != "session.json"
     }
-    #expect(leftovers.allSatisfy { $0.hasPrefix("session.json.tmp-") })
+    #expect(
+      leftovers.allSatisfy { $0.hasPrefix("session.json.tmp-") || $0 == "session.json.lock" })
   }
 
   @Test("the in-memory store counts writes")

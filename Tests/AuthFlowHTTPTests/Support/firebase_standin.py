@@ -38,6 +38,7 @@ SPENT = set()       # (id_token, nonce) pairs already used with a nonce: Apple r
 PENDING = {}        # pendingToken -> (providerId, sub, email), single use
 REVOKED = []        # [{"providerId", "token", "localId"}] from accounts:revokeToken
 GOOGLE_REVOKED = [] # tokens sent to the Google OAuth revocation endpoint
+REFRESHES = []      # localId of every successful refresh, in order (the multi-process tests count them)
 
 
 def new_id():
@@ -347,6 +348,7 @@ def op_token(body):
     if user.get("disabled"):
         raise Fail("USER_DISABLED")
     t = tokens(user, payload.get("provider", "anonymous"))
+    REFRESHES.append(local_id)
     return {"id_token": t["idToken"], "access_token": t["idToken"], "refresh_token": t["refreshToken"],
             "expires_in": "3600", "token_type": "Bearer", "user_id": user["localId"],
             "project_id": "12345"}
@@ -388,7 +390,7 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_standin/users":
             with LOCK:
                 return self.send(200, {"users": list(USERS.values()), "revoked": REVOKED,
-                                       "googleRevoked": GOOGLE_REVOKED})
+                                       "googleRevoked": GOOGLE_REVOKED, "refreshes": REFRESHES})
         self.error(404, "Not Found", "NOT_FOUND")
 
     def do_POST(self):
@@ -456,6 +458,7 @@ class Handler(BaseHTTPRequestHandler):
                 PENDING.clear()
                 REVOKED.clear()
                 GOOGLE_REVOKED.clear()
+                REFRESHES.clear()
             else:
                 return self.error(404, "Not Found", "NOT_FOUND")
         self.send(200, {})
