@@ -46,6 +46,10 @@ let package = Package(
       dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
       path: "Examples/CommandLineTool"),
     .target(
+      name: "ExampleSharedSession",
+      dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
+      path: "Examples/SharedSession"),
+    .target(
       name: "ExampleServerSessions",
       dependencies: ["AuthFlowCore", "AuthFlowHTTP", "AuthFlowRuntime"],
       path: "Examples/ServerSessions"),

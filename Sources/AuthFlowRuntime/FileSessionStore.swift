@@ -227,21 +227,22 @@ public struct FileSessionStore: SharedSessionStore {
   /// Writes `session` as the write after `generation` (call with the lock held).
   private func write(_ session: Session?, after generation: UInt64) throws {
     let next = generation &+ 1
-    try Self.writeAtomically(try StoredSession.encode(session, generation: next), to: path)
+    // Marked as seen before the rename, so this process's own watch never reports it.
     seen.raise(to: next)
+    try Self.writeAtomically(try StoredSession.encode(session, generation: next), to: path)
   }
 
   /// Runs `body` holding the advisory lock shared by every process using this file.
   func withLock<T>(_ body: () throws -> T) throws -> T {
     let fd = open(path + ".lock", O_RDWR | O_CREAT, 0o600)
     guard fd >= 0 else {
-      throw SessionStoreError.unavailable(
+      throw SessionStoreError.writeFailed(
         "cannot open \(path).lock: \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }  // Closing the descriptor releases the lock.
     while flock(fd, LOCK_EX) != 0 {
       guard errno == EINTR else {
-        throw SessionStoreError.unavailable(
+        throw SessionStoreError.writeFailed(
           "cannot lock \(path).lock: \(String(cString: strerror(errno)))")
       }
     }

@@ -17,19 +17,20 @@ final class FileWatcher: @unchecked Sendable {
     private var source: DispatchSourceFileSystemObject?
   #endif
 
-  init(path: String, onEvent: @escaping @Sendable () -> Void) {
+  /// Watches `path`; `polling` skips the system's notifications (for tests of the fallback).
+  init(path: String, polling: Bool = false, onEvent: @escaping @Sendable () -> Void) {
     let directory = (path as NSString).deletingLastPathComponent
     let name = (path as NSString).lastPathComponent
     let dir = directory.isEmpty ? "." : directory
     #if os(Linux)
-      if let fd = Self.inotify(directory: dir) {
+      if !polling, let fd = Self.inotify(directory: dir) {
         let thread = Thread { [weak self] in self?.readEvents(fd, name: name, onEvent) }
         thread.name = "AuthFlow store watch"
         thread.start()
         return
       }
     #elseif canImport(Darwin)
-      let fd = open(dir, O_EVTONLY)
+      let fd = polling ? -1 : open(dir, O_EVTONLY)
       if fd >= 0 {
         let source = DispatchSource.makeFileSystemObjectSource(
           fileDescriptor: fd, eventMask: [.write, .rename, .delete, .link],

@@ -45,6 +45,9 @@ struct DocExampleTests {
     #expect(
       try Self.block("server-example", in: "Docs/Embedding.md")
         == example("Examples/ServerSessions/Sessions.swift"))
+    #expect(
+      try Self.block("shared-example", in: "Docs/Embedding.md")
+        == example("Examples/SharedSession/SharedSession.swift"))
   }
 
   @Test("the hand-driven example signs in anonymously and hands out the token")

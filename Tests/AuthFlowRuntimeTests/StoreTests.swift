@@ -30,11 +30,17 @@ struct StoreTests {
     let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/session.json")
     #expect((attributes[.posixPermissions] as? Int) == 0o600)
     let text = try String(contentsOfFile: dir + "/session.json", encoding: .utf8)
-    #expect(text.hasPrefix(#"{"session":"#) && text.contains(#""version":1"#))
+    #expect(text.hasPrefix(#"{"generation":1,"session":"#) && text.contains(#""version":1"#))
     try await store.clear()
     #expect(try await store.load() == nil)
     try await store.clear()  // clearing twice is fine
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    // A cleared store keeps a record with no session (its write number goes on), and the lock.
+    let cleared = try String(contentsOfFile: dir + "/session.json", encoding: .utf8)
+    #expect(cleared == #"{"generation":3,"version":1}"#)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == [
+        "session.json", "session.json.lock",
+      ])
   }
 
   @Test(
@@ -69,7 +75,7 @@ struct StoreTests {
     } else {
       Issue.record("expected an error notification, got \(String(describing: note))")
     }
-    #expect(!FileManager.default.fileExists(atPath: path))
+    #expect(try await FileSessionStore(path: path).load() == nil, "the corrupt file was replaced")
   }
 
   @Test("a write that fails becomes a persistFailed notification; the user stays signed in")
