@@ -283,6 +283,12 @@ public enum Alphabet {
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
   ]
 
+  /// How many of those results are successes (they come first).
+  public static func successes(_ name: String, in world: World) -> Int {
+    if name == Effect.Kind.loadSession.rawValue, world.storeKnown { return 1 }
+    return successCount[name] ?? 0
+  }
+
   /// How many results the alphabet has for requests of this effect (one is of the wrong kind).
   public static func resultCount(_ name: String, in world: World) -> Int {
     if name == Effect.Kind.loadSession.rawValue, world.storeKnown {

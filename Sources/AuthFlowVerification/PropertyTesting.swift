@@ -147,6 +147,10 @@ public struct PropertyTester: Sendable {
     if roll < 45, !families.isEmpty {
       let family = rng.pick(families)
       guard let name = Alphabet.effectName(family, world.machine) else { return .stale }
+      // Half the answers are successes, so long flows (a merge, a deletion) are reached as
+      // often as their failures.
+      let successes = Alphabet.successes(name, in: world)
+      if successes > 0, rng.chance(0.5) { return .answer(family, rng.below(successes)) }
       return .answer(family, rng.below(Alphabet.resultCount(name, in: world)))
     }
     if roll < 50 { return .replay(rng.below(4), rng.below(9)) }
