@@ -62,6 +62,7 @@ public struct AbstractState: Hashable, Sendable {
       w.store = s
     }
     w.recordsIssued = false
+    w.tracksHistory = false  // An abstract state has no past to check against.
     w.counter = 1000
     return w
   }

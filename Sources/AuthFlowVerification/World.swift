@@ -48,6 +48,8 @@ public struct World: Sendable {
   public var storeBeforeLastEvent: Session?
   /// The accounts deleted and sessions cleared so far (the invariants across steps).
   public var history = RunHistory()
+  /// Whether `history` is kept (the model checker's states have no history: it does not).
+  public var tracksHistory = true
 
   /// A reducer: handles one event, appending effects.
   public typealias Reducer = @Sendable (inout AuthMachine, Event, Instant, inout [Effect]) -> Void
@@ -125,7 +127,10 @@ public struct World: Sendable {
     var violations = Invariants.check(
       before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
-    violations += history.observe(before: before, event: event, after: machine, effects: effects)
+    if tracksHistory {
+      violations += history.observe(
+        before: before, event: event, after: machine, effects: effects)
+    }
     if !storeKnown, case .result(_, .sessionLoaded(let s)) = event {
       store = s  // What the first launch found on disk.
       storeKnown = true
