@@ -172,6 +172,15 @@ enum Behaviour {
       }
     }
 
+    // The app said the data moved: the old anonymous account's deletion starts at once.
+    if case .intent(.migrationFinished) = event, let c = ase?.pendingCleanup, c.dataMoved,
+      bs?.pendingCleanup?.dataMoved == false, after.user?.cleanupRequest == nil
+    {
+      out.append(
+        Violation(
+          .cleanupFinishes, "the data of \(c.uid) moved and nothing deletes its account"))
+    }
+
     // A pending cleanup stays with the session until it is answered.
     if let cleanup = bs?.pendingCleanup, let s = ase, s.uid == bs?.uid,
       s.pendingCleanup?.uid != cleanup.uid, !answersCleanup(event, awaitedBefore),
