@@ -172,6 +172,51 @@ enum Behaviour {
       }
     }
 
+    // A credential with a single-use nonce goes to Firebase only in the step its consent step
+    // delivered it: never again (a resumed link, a retried migration ask the provider anew).
+    for case .request(_, .signInWithIdp(let credential, _)) in effects
+    where credential.rawNonce != nil {
+      var delivered = false
+      if case .result(_, .providerSucceeded(let c)) = event, c == credential { delivered = true }
+      if !delivered {
+        out.append(
+          Violation(
+            .nonceSentOnce,
+            "a \(credential.provider) credential with a nonce sent again "
+              + "(\(Invariants.describe(event)) in \(before.stateName))"))
+      }
+    }
+
+    // A confirmed deletion leaves no session: of the account, or of the old anonymous account.
+    if case .result(let id, .accountDeleted) = event, let user = before.user {
+      if case .deletingAccount(let d) = before.phase, case .deleting = d.step, d.request == id {
+        if after.user != nil || !effects.contains(.clearSession) {
+          out.append(
+            Violation(
+              .noSessionAfterDeletion,
+              "\(user.session.uid) was deleted and its session is still \(after.user == nil ? "stored" : "signed in")"
+            ))
+        }
+      }
+      if user.cleanupRequest == id, !user.cleanupRefreshing, let c = user.session.pendingCleanup,
+        after.user?.session.pendingCleanup?.uid == c.uid
+      {
+        out.append(
+          Violation(.noSessionAfterDeletion, "\(c.uid) was deleted and its record is kept"))
+      }
+    }
+
+    // An unlink keeps another way to sign in.
+    for case .request(_, .unlinkProvider(let provider, _)) in effects {
+      let others = (bs?.providers ?? []).filter { $0 != provider.rawValue }
+      if others.isEmpty {
+        out.append(
+          Violation(
+            .unlinkKeepsASignIn,
+            "unlinking \(provider) leaves \(bs?.uid ?? "the account") no way in"))
+      }
+    }
+
     // The app said the data moved: the old anonymous account's deletion starts at once.
     if case .intent(.migrationFinished) = event, let c = ase?.pendingCleanup, c.dataMoved,
       bs?.pendingCleanup?.dataMoved == false, after.user?.cleanupRequest == nil

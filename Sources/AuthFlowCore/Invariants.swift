@@ -68,6 +68,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// No token of a session whose clearing reached the store is handed out or sent again
   /// (checked over a run's history).
   case clearedTokensUnused
+  /// An unlink never removes the account's last way to sign in.
+  case unlinkKeepsASignIn
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -102,6 +104,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .relaunchKeepsUser: "a relaunch keeps the stored user"
     case .deletedStaysDeleted: "a deleted account never comes back"
     case .clearedTokensUnused: "no token of a cleared session is used"
+    case .unlinkKeepsASignIn: "an unlink never removes the last way to sign in"
     }
   }
 

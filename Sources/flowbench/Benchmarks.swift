@@ -225,7 +225,8 @@ enum Bench {
         section: "model check", name: "speed-up of \(cores) threads over 1", unit: "×",
         samples: speedups, target: "≥ 1.7", met: nil),
       Figure(
-        section: "model check", name: "full reachable space (\(all.states) states), \(cores) threads",
+        section: "model check",
+        name: "full reachable space (\(all.states) states), \(cores) threads",
         unit: "s", samples: all.times, target: "< 10", met: nil),
     ]
   }
