@@ -61,7 +61,7 @@ struct HostileInputTests {
     await runtime.start()
     await runtime.settled()
     #expect(await runtime.state == .signedOut)
-    #expect(!FileManager.default.fileExists(atPath: path), "the corrupt file is cleared")
+    #expect(try await FileSessionStore(path: path).load() == nil, "the corrupt file is cleared")
     var iterator = notes.makeAsyncIterator()
     guard case .error(let error)? = await iterator.next() else {
       Issue.record("no notification")
