@@ -70,6 +70,9 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case clearedTokensUnused
   /// An unlink never removes the account's last way to sign in.
   case unlinkKeepsASignIn
+  /// Another process's write to the shared store is followed: a cleared store signs out,
+  /// another user's session replaces ours.
+  case followsSharedStore
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -105,6 +108,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .deletedStaysDeleted: "a deleted account never comes back"
     case .clearedTokensUnused: "no token of a cleared session is used"
     case .unlinkKeepsASignIn: "an unlink never removes the last way to sign in"
+    case .followsSharedStore: "another process's sign-out or sign-in is followed"
     }
   }
 
@@ -141,6 +145,16 @@ extension Phase {
     case .providerFlow(let f): f.request
     case .migrating(let m): m.request
     case .emailFlow(let e): e.request
+    }
+  }
+
+  /// Whether the machine is launching (it reads the store itself then).
+  var isLaunching: Bool {
+    switch self {
+    case .starting, .restoring: true
+    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      false
     }
   }
 
@@ -299,19 +313,42 @@ public enum Invariants {
     }
 
     // Transient and throttled errors never sign anyone out, nor clear the store (restore
-    // included), nor sign out of a provider SDK.
+    // included), nor sign out of a provider SDK, nor delete an account, nor forget a deletion
+    // whose request may have reached the server (a record at its last step).
     if let error = failure(in: event), error.kind.isRetryable {
       if let s = bs, ase?.uid != s.uid {
         out.append(Violation(.transientNeverSignsOut, "\(error.code) signed out \(s.uid)"))
       }
+      if let s = bs, s.pendingDeletion?.deleting == true, ase?.uid == s.uid,
+        ase?.pendingDeletion?.deleting != true
+      {
+        out.append(
+          Violation(.transientNeverSignsOut, "\(error.code) dropped \(s.uid)'s deletion record"))
+      }
       for effect in effects {
         switch effect {
         case .clearSession, .signOutProvider, .notify(.sessionExpired),
-          .notify(.signedOutAfterError):
+          .notify(.signedOutAfterError), .request(_, .deleteAccount):
           out.append(
             Violation(.transientNeverSignsOut, "\(error.code) led to \(effect.name)"))
         default: break
         }
+      }
+    }
+
+    // Another process's write is followed: a cleared store signs out; another user's session
+    // replaces ours (the launch reads the store itself, so it is exempt).
+    if case .storeChanged(let stored) = event, !before.phase.isLaunching {
+      if stored.map({ $0.hasValidTimes(at: now.clamped) }) != true {
+        if let s = ase {
+          out.append(
+            Violation(.followsSharedStore, "the store was cleared and \(s.uid) stays signed in"))
+        }
+      } else if let stored, bs?.uid != stored.uid, ase?.uid != stored.uid {
+        out.append(
+          Violation(
+            .followsSharedStore,
+            "another process signed in \(stored.uid); the machine has \(ase?.uid ?? "nobody")"))
       }
     }
 
