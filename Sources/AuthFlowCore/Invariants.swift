@@ -148,16 +148,6 @@ extension Phase {
     }
   }
 
-  /// Whether the machine is launching (it reads the store itself then).
-  var isLaunching: Bool {
-    switch self {
-    case .starting, .restoring: true
-    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
-      false
-    }
-  }
-
   /// Whether the phase is consistent with `user`: present exactly when the phase needs one, and
   /// anonymous where only an anonymous user can be.
   public func accepts(_ user: SignedInUser?) -> Bool {

@@ -286,3 +286,15 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   /// Remove this provider from the account.
   case unlink(provider: ProviderID)
 }
+
+extension Phase {
+  /// Whether the machine is launching (it reads the store itself then).
+  var isLaunching: Bool {
+    switch self {
+    case .starting, .restoring: true
+    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      false
+    }
+  }
+}

@@ -175,13 +175,7 @@ extension AuthMachine {
 extension AuthMachine {
   /// The shared store now holds `stored`, written by another process.
   mutating func storeChanged(_ stored: Session?, now: Instant, fx: inout [Effect]) {
-    switch phase {
-    case .starting, .restoring:
-      return  // The launch reads the store itself.
-    case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
-      break
-    }
+    guard !phase.isLaunching else { return }  // The launch reads the store itself.
     guard let stored, stored.hasValidTimes(at: now) else {
       // Signed out (or the account deleted) elsewhere. A flow with nobody signed in yet goes on.
       guard user != nil else { return }

@@ -36,10 +36,7 @@ extension FlowRun {
     """
 
   static func check(_ a: Arguments) throws -> CommandOutput {
-    let format = a.options["--format"] ?? "text"
-    guard format == "text" || format == "json" else {
-      throw UsageError(message: "--format must be text or json, not '\(format)'")
-    }
+    let format = try textOrJSON(a)
     var options = ModelChecker.Options()
     options.maxDepth = try a.options["--depth"].map { try positiveInt($0, "--depth") }
     options.maxStates = try a.options["--max-states"].map { try positiveInt($0, "--max-states") }
@@ -50,26 +47,18 @@ extension FlowRun {
         FileHandle.standardError.write(Data(line.utf8))
       }
     }
-    let clock = ContinuousClock()
-    let start = clock.now
-    let result = ModelChecker(options: options).run()
-    let elapsed = clock.now - start
-    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    let seconds =
-      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let (result, seconds) = timed(clearingProgress: interactive) {
+      ModelChecker(options: options).run()
+    }
 
     var written: [String] = []
     let directory =
       result.violations.isEmpty ? "" : try counterexampleDirectory(a.options["--counterexamples"])
     for (n, c) in result.violations.enumerated() {
-      let text = CounterexampleWriter.scenario(
-        name: "counterexample-\(n + 1)",
-        description: "Found by flowrun check: "
-          + c.violations.map(\.description).joined(separator: "; "),
-        events: c.events, policy: c.policy)
-      let path = "\(directory)/counterexample-\(n + 1).json"
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-      written.append(path)
+      written.append(
+        try writeCounterexample(
+          name: "counterexample-\(n + 1)", foundBy: "flowrun check", violations: c.violations,
+          events: c.events, policy: c.policy, in: directory))
     }
     let code = result.violationCount == 0 && result.cannotSignOut == 0 ? 0 : ExitCode.failure
     if format == "json" {
@@ -117,6 +106,42 @@ extension FlowRun {
     }
     out += "Dead ends (no move leaves the state): \(result.deadEnds).\n"
     return CommandOutput(code: code, stdout: out)
+  }
+
+  /// The `--format` option of `check` and `explore`: text (the default) or json.
+  static func textOrJSON(_ a: Arguments) throws -> String {
+    let format = a.options["--format"] ?? "text"
+    guard format == "text" || format == "json" else {
+      throw UsageError(message: "--format must be text or json, not '\(format)'")
+    }
+    return format
+  }
+
+  /// Runs `body` and measures it in seconds; on a terminal, clears the progress line after it.
+  static func timed<T>(clearingProgress: Bool, _ body: () -> T) -> (T, Double) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let value = body()
+    let elapsed = clock.now - start
+    if clearingProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    let seconds =
+      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    return (value, seconds)
+  }
+
+  /// Writes one counterexample as a scenario file `<name>.json` in `directory`; returns its path.
+  static func writeCounterexample(
+    name: String, foundBy: String, violations: [Violation], events: [WorldEvent],
+    policy: Policy, in directory: String
+  ) throws -> String {
+    let text = CounterexampleWriter.scenario(
+      name: name,
+      description: "Found by \(foundBy): "
+        + violations.map(\.description).joined(separator: "; "),
+      events: events, policy: policy)
+    let path = "\(directory)/\(name).json"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
   }
 
   static func positiveInt(_ text: String, _ option: String) throws -> Int {

@@ -44,10 +44,7 @@ extension FlowRun {
     """
 
   static func explore(_ a: Arguments) throws -> CommandOutput {
-    let format = a.options["--format"] ?? "text"
-    guard format == "text" || format == "json" else {
-      throw UsageError(message: "--format must be text or json, not '\(format)'")
-    }
+    let format = try textOrJSON(a)
     var config = PropertyTester.Config()
     if let n = a.options["--sequences"] { config.sequences = try positiveInt(n, "--sequences") }
     if let n = a.options["--length"] { config.maxLength = try positiveInt(n, "--length") }
@@ -59,25 +56,14 @@ extension FlowRun {
       FileHandle.standardError.write(
         Data("  exploring \(config.only == nil ? config.sequences : 1) sequences…".utf8))
     }
-    let clock = ContinuousClock()
-    let start = clock.now
-    let summary = PropertyTester(config).run()
-    let elapsed = clock.now - start
-    if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-    let seconds =
-      Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    let (summary, seconds) = timed(clearingProgress: interactive) { PropertyTester(config).run() }
 
     var written: String?
     if let f = summary.failure {
-      let directory = try counterexampleDirectory(a.options["--counterexamples"])
-      let text = CounterexampleWriter.scenario(
-        name: "explore-\(f.seed)",
-        description: "Found by flowrun explore (sequence seed \(f.seed)): "
-          + f.violations.map(\.description).joined(separator: "; "),
-        events: f.events, policy: f.policy)
-      let path = "\(directory)/explore-\(f.seed).json"
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-      written = path
+      written = try writeCounterexample(
+        name: "explore-\(f.seed)", foundBy: "flowrun explore (sequence seed \(f.seed))",
+        violations: f.violations, events: f.events, policy: f.policy,
+        in: try counterexampleDirectory(a.options["--counterexamples"]))
     }
     let code = summary.failure == nil ? 0 : ExitCode.failure
     if format == "json" {

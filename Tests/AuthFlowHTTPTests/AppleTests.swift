@@ -10,12 +10,10 @@ func fakeAppleToken(sub: String, rawNonce: String, email: String = "x7@privatere
   -> String
 {
   let hashed = SHA256.hash(Array(rawNonce.utf8)).map { String(format: "%02x", $0) }.joined()
-  let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
-  let payload = Base64URL.encode(
-    Array(
+  return unsignedJWT(
+    payload:
       #"{"iss":"https://appleid.apple.com","sub":"\#(sub)","email":"\#(email)","nonce":"\#(hashed)"}"#
-        .utf8))
-  return header + "." + payload + "."
+  )
 }
 
 @Suite("Apple, generic providers, revocation and unlink against the stand-in", .serialized)
@@ -25,7 +23,7 @@ struct AppleTests {
 
   init() throws {
     standIn = try StandIn()
-    api = FirebaseAPI(apiKey: "test-key", endpoints: standIn.endpoints, timeout: 5)
+    api = standIn.api()
   }
 
   func session(_ r: RequestResult) throws -> Session {

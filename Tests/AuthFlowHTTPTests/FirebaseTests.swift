@@ -4,12 +4,15 @@ import AuthFlowRuntime
 import Foundation
 import Testing
 
-/// An unsigned Google-style ID token, as the Auth emulator accepts them.
+/// An unsigned JWT (`alg: none`) with `payload` as its claims, as the Auth emulator accepts them.
+func unsignedJWT(payload: String) -> String {
+  Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "."
+    + Base64URL.encode(Array(payload.utf8)) + "."
+}
+
+/// An unsigned Google-style ID token.
 func fakeGoogleToken(sub: String, email: String) -> String {
-  let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
-  let payload = Base64URL.encode(
-    Array(#"{"sub":"\#(sub)","email":"\#(email)","email_verified":true}"#.utf8))
-  return header + "." + payload + "."
+  unsignedJWT(payload: #"{"sub":"\#(sub)","email":"\#(email)","email_verified":true}"#)
 }
 
 @Suite("Firebase over HTTP, against the stand-in", .serialized)

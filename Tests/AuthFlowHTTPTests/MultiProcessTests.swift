@@ -103,6 +103,15 @@ struct MultiProcessTests {
     return (json?["refreshes"] as? [Any])?.count ?? -1
   }
 
+  /// Waits up to 10 s for a file to exist (a peer's lease); whether it does.
+  func appears(_ file: String) async throws -> Bool {
+    let deadline = Date().addingTimeInterval(10)
+    while !FileManager.default.fileExists(atPath: file), Date() < deadline {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return FileManager.default.fileExists(atPath: file)
+  }
+
   @Test(
     "8 processes ask for 1,000 ID tokens around an expiry: one refresh, everyone gets its token")
   func eightProcesses() async throws {
@@ -135,12 +144,7 @@ struct MultiProcessTests {
     // The first refresh hangs for 5 s: its process is killed while it waits.
     try await standIn.fault("token", ["delay": 5])
     let victim = try Peer(["--store", path, "--firebase", standIn.hostPort, "--tokens", "1"])
-    let lease = path + ".lease"
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: lease), Date() < deadline {
-      try await Task.sleep(nanoseconds: 10_000_000)
-    }
-    #expect(FileManager.default.fileExists(atPath: lease), "the first process took the lease")
+    #expect(try await appears(path + ".lease"), "the first process took the lease")
     // (Its start waits for its first refresh, which waits for the lease: no "ready" yet.)
     let heir = try Peer(["--store", path, "--firebase", standIn.hostPort, "--tokens", "1"])
     try await Task.sleep(nanoseconds: 700_000_000)
@@ -185,10 +189,7 @@ struct MultiProcessTests {
     defer { try? FileManager.default.removeItem(atPath: dir) }
     try await standIn.fault("token", ["delay": 1.5])
     let first = try Peer(["--store", path, "--firebase", standIn.hostPort, "--tokens", "1"])
-    let deadline = Date().addingTimeInterval(10)
-    while !FileManager.default.fileExists(atPath: path + ".lease"), Date() < deadline {
-      try await Task.sleep(nanoseconds: 10_000_000)
-    }
+    _ = try await appears(path + ".lease")
     let late = try Peer(["--store", path, "--firebase", standIn.hostPort, "--tokens", "1"])
     #expect(await first.finish() == 0)
     #expect(await late.finish() == 0)
