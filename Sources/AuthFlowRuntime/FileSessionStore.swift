@@ -94,10 +94,17 @@ public struct FileSessionStore: SharedSessionStore {
     of session: Session, now: @escaping @Sendable () -> Instant,
     refresh: @escaping @Sendable () async -> RequestResult
   ) async -> RequestResult {
+    // However the lease file reads, waiting for it ends: after `leaseDuration` of waiting this
+    // process takes the lease over (its holder is stuck, or the file lies).
+    let waitingSince = ContinuousClock.now
     while true {
       // Another process may have refreshed already.
       if let done = refreshedElsewhere(session, now: now()) { return done }
-      switch (try? acquireLease(now: now())) ?? .held {
+      let waited = (ContinuousClock.now - waitingSince).components
+      let takeOver =
+        Double(waited.seconds) + Double(waited.attoseconds) / 1e18
+        >= Instant.clampedDuration(leaseDuration)
+      switch (try? acquireLease(now: now(), takeOver: takeOver)) ?? .held {
       case .acquired:
         defer { try? releaseLease() }
         // Checked again under the lease: a peer may have finished just before.
@@ -145,13 +152,18 @@ public struct FileSessionStore: SharedSessionStore {
 
   var leasePath: String { path + ".lease" }
 
-  /// Takes the lease if nobody holds it, its holder has died, or it has expired.
-  func acquireLease(now: Instant) throws -> Lease {
+  /// Takes the lease if nobody holds it, its holder has died, it has expired, or `takeOver`.
+  ///
+  /// A lease is never trusted beyond `leaseDuration` after it was written (the file's
+  /// modification time, itself never later than `now`): an expiry of `1e300`, or a year ahead,
+  /// from a holder that is alive counts as one that ends `leaseDuration` after the write.
+  func acquireLease(now: Instant, takeOver: Bool = false) throws -> Lease {
     try withLock {
-      if let text = try? String(contentsOfFile: leasePath, encoding: .utf8) {
+      if !takeOver, let text = try? String(contentsOfFile: leasePath, encoding: .utf8) {
         let parts = text.split(separator: " ")
         if parts.count == 2, let pid = Int32(parts[0]), let until = Double(parts[1]),
-          pid != getpid(), until > now.seconds, Self.isAlive(pid)
+          pid != getpid(), min(until, leaseWritten(now: now) + leaseDuration) > now.seconds,
+          Self.isAlive(pid)
         {
           return .held
         }
@@ -160,6 +172,14 @@ public struct FileSessionStore: SharedSessionStore {
       try Self.writeAtomically(Data(record.utf8), to: leasePath)
       return .acquired
     }
+  }
+
+  /// When the lease file was written, in seconds since 1970, never later than `now` (a file
+  /// stamped in the future is read as written now).
+  func leaseWritten(now: Instant) -> Double {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: leasePath)
+    let written = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? now.seconds
+    return min(written, now.seconds)
   }
 
   /// Lets the lease go, if this process still holds it.
@@ -226,7 +246,8 @@ public struct FileSessionStore: SharedSessionStore {
 
   /// Writes `session` as the write after `generation` (call with the lock held).
   private func write(_ session: Session?, after generation: UInt64) throws {
-    let next = generation &+ 1
+    // Reading refuses a generation above `StoredSession.maximumGeneration`, so this never wraps.
+    let next = generation + 1
     // Marked as seen before the rename, so this process's own watch never reports it.
     seen.raise(to: next)
     try Self.writeAtomically(try StoredSession.encode(session, generation: next), to: path)

@@ -61,6 +61,10 @@ struct StoredSession: Codable {
   var generation: UInt64?
   var session: Session?
   static let currentVersion = 1
+  /// The highest write number a file may hold: 2^53, the largest integer every JSON reader
+  /// keeps exactly (a billion writes a second would take 285 years to reach it). A file with a
+  /// higher one was not written by a store and is refused as corrupt, so numbering never wraps.
+  static let maximumGeneration: UInt64 = 1 << 53
   /// More than this is not a session (one is well under 10 KB): refused before it is parsed.
   static let maximumSize = 1 << 20
 
@@ -102,6 +106,9 @@ struct StoredSession: Codable {
     }
     guard stored.version == currentVersion else {
       throw .corrupt("\(source) has format version \(stored.version); expected \(currentVersion)")
+    }
+    if let g = stored.generation, g > maximumGeneration {
+      throw .corrupt("\(source) has write number \(g), above the highest a store writes (2^53)")
     }
     guard let s = stored.session else { return (nil, stored.generation ?? 0) }
     guard !s.uid.isEmpty, !s.idToken.isEmpty, !s.refreshToken.isEmpty else {

@@ -196,4 +196,22 @@ struct MultiProcessTests {
     #expect(try await refreshes(standIn) == 1)
     #expect(first.output.last == late.output.last, "both got the one new token")
   }
+
+  @Test(
+    "a lease a live process holds until 1e300 delays another process's refresh by the lease duration"
+  )
+  func lyingLease() async throws {
+    let (standIn, dir, path, _) = try await setUp(expiresIn: 60)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    // This test process is alive; the lease claims the refresh for ever.
+    try "\(getpid()) 1e300".write(toFile: path + ".lease", atomically: true, encoding: .utf8)
+    let started = Date()
+    let peer = try Peer(
+      ["--store", path, "--firebase", standIn.hostPort, "--tokens", "1", "--lease-duration", "2"])
+    let got = await peer.waitFor("token ", timeout: 30)
+    #expect(await peer.finish() == 0, "\(peer.output)")
+    let waited = got.map { $0.timeIntervalSince(started) } ?? 99
+    #expect(waited < 6, "the refresh waited \(waited) s for a 2 s lease")
+    #expect(try await refreshes(standIn) == 1)
+  }
 }

@@ -16,6 +16,7 @@ import Foundation
 // --tokens n   asks for n ID tokens, one after another, printing "token <fingerprint>" each
 // --sign-out   signs out (consenting to drop an anonymous user's data), then "signed-out"
 // --watch      prints "state <name>" on every change and exits once signed out
+// --lease-duration s   the store's refresh lease duration (default 30)
 func say(_ line: String) {
   FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
@@ -40,7 +41,8 @@ guard let path = options["--store"], let host = options["--firebase"] else {
 let firebase = FirebaseAPI(apiKey: "test-key", endpoints: .emulator(host), timeout: 20)
 let runtime = AuthRuntime(
   interpreter: HTTPInterpreter(firebase: firebase, consents: [:]),
-  store: FileSessionStore(path: path))
+  store: FileSessionStore(
+    path: path, leaseDuration: options["--lease-duration"].flatMap(Double.init) ?? 30))
 await runtime.start()
 say("ready \(await runtime.state.name)")
 
