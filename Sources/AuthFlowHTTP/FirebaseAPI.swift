@@ -278,6 +278,12 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// A session from a sign-in response; `expiresIn` (a string on the wire) is stamped now.
+  ///
+  /// The account's providers, email and name come from `accounts:lookup` right after, as the
+  /// Firebase SDKs read them: the ID token's `firebase.identities` lists an `email` identity for
+  /// every account with an email, a Google one included, so it cannot tell a password from an
+  /// address. When the lookup fails, the token's claims are the fallback (the password counted
+  /// only when it was the way in).
   func session(from result: Result<[String: Any], AuthError>, anonymous: Bool) async
     -> RequestResult
   {
@@ -294,16 +300,49 @@ public struct FirebaseAPI: Sendable {
             code: "UNEXPECTED_RESPONSE",
             message: "sign-in response lacks localId, tokens or a usable expiresIn"))
       }
+      let expiresAt = clock() + expiresIn
       let claims = JWTClaims(idToken)
       let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
-      var providers = claims?.providers ?? []
-      if providers.isEmpty, let p = json["providerId"] as? String { providers = [p] }
-      return .signedIn(
-        session: Session(
-          uid: uid, anonymous: isAnonymous, providers: providers,
-          email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
-          refreshToken: refreshToken, expiresAt: clock() + expiresIn,
-          displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 }))
+      var session = Session(
+        uid: uid, anonymous: isAnonymous, providers: claims?.identityProviders ?? [],
+        email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
+        refreshToken: refreshToken, expiresAt: expiresAt,
+        displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 })
+      if session.providers.isEmpty, let p = json["providerId"] as? String {
+        session.providers = [p]
+      }
+      if case .success(let account) = await lookup(idToken: idToken) {
+        session.providers = account.providers
+        session.email = account.email ?? session.email
+        if session.displayName == nil { session.displayName = account.displayName }
+      }
+      return .signedIn(session: session)
+    }
+  }
+
+  /// What `accounts:lookup` says about the account of `idToken`.
+  struct Account {
+    var providers: [String]
+    var email: String?
+    var displayName: String?
+  }
+
+  /// `accounts:lookup` for the account of `idToken`.
+  func lookup(idToken: String) async -> Result<Account, AuthError> {
+    switch await call("lookup", ["idToken": idToken]) {
+    case .failure(let e): return .failure(e)
+    case .success(let json):
+      guard let users = json["users"] as? [[String: Any]], users.count == 1 else {
+        return .failure(
+          AuthError(code: "UNEXPECTED_RESPONSE", message: "lookup did not answer one user"))
+      }
+      let user = users[0]
+      let infos = user["providerUserInfo"] as? [[String: Any]] ?? []
+      return .success(
+        Account(
+          providers: infos.compactMap { $0["providerId"] as? String }.sorted(),
+          email: user["email"] as? String,
+          displayName: (user["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 }))
     }
   }
 

@@ -32,9 +32,13 @@ public struct JWTClaims: @unchecked Sendable {
     (payload["firebase"] as? [String: Any])?["sign_in_provider"] as? String
   }
 
-  /// Firebase: linked providers from `firebase.identities` (`email` reported as `password`).
-  public var providers: [String] {
+  /// Firebase: the providers `firebase.identities` names. Every account with an email has an
+  /// `email` identity, so it stands for the password only when the password was the way in
+  /// (`sign_in_provider`); `accounts:lookup` is what says for sure.
+  public var identityProviders: [String] {
     let identities = (payload["firebase"] as? [String: Any])?["identities"] as? [String: Any] ?? [:]
-    return identities.keys.map { $0 == "email" ? "password" : $0 }.sorted()
+    let password = signInProvider == "password"
+    return identities.keys.compactMap { $0 == "email" ? (password ? "password" : nil) : $0 }
+      .sorted()
   }
 }
