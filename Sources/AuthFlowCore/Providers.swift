@@ -28,10 +28,14 @@ public struct ProviderID: Hashable, Comparable, Codable, Sendable, ExpressibleBy
   public static let google: ProviderID = "google.com"
   /// Sign in with Apple.
   public static let apple: ProviderID = "apple.com"
+
+  /// Whether this is an identity provider's id (`google.com`, `oidc.acme`), not one of
+  /// Firebase's own ways in (`password`, `phone`, `anonymous`, `custom`), which have no dot.
+  public var isIdentityProvider: Bool { rawValue.contains(".") }
 }
 
 /// What a provider's consent step hands over and how Firebase must be sent it.
-public struct ProviderTraits: Hashable, Codable, Sendable {
+public struct ProviderTraits: Hashable, Sendable {
   /// Which token `signInWithIdp` sends.
   public enum CredentialKind: String, Hashable, Codable, Sendable, CaseIterable {
     /// An OpenID ID token (plus an access token when there is one).
@@ -40,15 +44,30 @@ public struct ProviderTraits: Hashable, Codable, Sendable {
     case accessToken
   }
 
-  /// How the provider treats a nonce.
-  public enum NonceRule: String, Hashable, Codable, Sendable, CaseIterable {
-    /// The provider does not use one.
+  /// How the provider's consent step uses a nonce, and so what Firebase is sent.
+  public enum NonceRule: String, Hashable, Sendable, CaseIterable {
+    /// No nonce at all: none in the authorization request, so the ID token has no `nonce`
+    /// claim and Firebase is sent none (Google's code flow, protected by PKCE and `state`;
+    /// access-token providers).
     case none
-    /// Sent when the consent step made one.
-    case optional
-    /// Always: its SHA-256 to the provider, the raw value to Firebase, and a credential sent
-    /// with its nonce is never sent again (Firebase refuses a duplicate).
-    case requiredSingleUse
+    /// A fresh raw nonce for every attempt: its SHA-256 in lowercase hex to the provider (the ID
+    /// token's `nonce` claim), the raw value to Firebase with the ID token. Firebase checks the
+    /// hash and refuses an (ID token, nonce) pair it has seen, so a credential with a nonce is
+    /// sent once (Apple, and every other OpenID provider by default).
+    case hashed
+
+    /// Reads a rule, taking the spellings files used before the rule had two values:
+    /// `optional` (a nonce Firebase was not sent) is `none`, `requiredSingleUse` is `hashed`.
+    public init?(spelling: String) {
+      switch spelling {
+      case "none", "optional": self = .none
+      case "hashed", "requiredSingleUse": self = .hashed
+      default: return nil
+      }
+    }
+
+    /// Every spelling a file may use, the current ones first.
+    public static let spellings = ["none", "hashed", "optional", "requiredSingleUse"]
   }
 
   /// What to do when a link finds the account owned by another user.
@@ -81,10 +100,12 @@ public struct ProviderTraits: Hashable, Codable, Sendable {
   /// Whether an SDK session (GoogleSignIn) must be signed out of when the user signs out.
   public var sdkSignOut: Bool
 
-  /// Traits; the defaults fit a generic OpenID Connect provider (`oidc.<name>`).
+  /// Traits; the defaults fit a generic OpenID Connect provider (`oidc.<name>`): an ID token
+  /// with a hashed, single-use nonce, and after a link conflict a retry with Firebase's pending
+  /// token, then a fresh authorization (the echoed ID token carries the spent nonce's claim).
   public init(
-    credential: CredentialKind = .idToken, nonce: NonceRule = .optional,
-    afterLinkConflict: ConflictRule = .signInWithUpdatedCredential,
+    credential: CredentialKind = .idToken, nonce: NonceRule = .hashed,
+    afterLinkConflict: ConflictRule = .retryThenReauthorize,
     revocation: RevocationRule = .none, sdkSignOut: Bool = false
   ) {
     self.credential = credential
@@ -94,20 +115,21 @@ public struct ProviderTraits: Hashable, Codable, Sendable {
     self.sdkSignOut = sdkSignOut
   }
 
-  /// Google: ID token (+ access token), optional nonce, the GoogleSignIn session signed out and
-  /// disconnected on deletion.
+  /// Google: ID token (+ access token), no nonce (the code flow is protected by PKCE and
+  /// `state`), the GoogleSignIn session signed out and disconnected on deletion.
   public static let google = ProviderTraits(
-    credential: .idToken, nonce: .optional, afterLinkConflict: .signInWithUpdatedCredential,
+    credential: .idToken, nonce: .none, afterLinkConflict: .signInWithUpdatedCredential,
     revocation: .disconnectOnSignOut, sdkSignOut: true)
   /// Apple: ID token with a single-use nonce; a conflict retries with the pending token, then
   /// asks Apple again; deletion revokes with a fresh authorization code.
   public static let apple = ProviderTraits(
-    credential: .idToken, nonce: .requiredSingleUse, afterLinkConflict: .retryThenReauthorize,
+    credential: .idToken, nonce: .hashed, afterLinkConflict: .retryThenReauthorize,
     revocation: .authorizationCodeBeforeDeletion, sdkSignOut: false)
-  /// A generic OpenID Connect provider (`oidc.<name>`): an ID token, nothing else.
+  /// A generic OpenID Connect provider (`oidc.<name>`): an ID token with a hashed nonce.
   public static let openIDConnect = ProviderTraits()
   /// An OAuth provider that hands over an access token only (github.com).
-  public static let accessTokenOnly = ProviderTraits(credential: .accessToken, nonce: .none)
+  public static let accessTokenOnly = ProviderTraits(
+    credential: .accessToken, nonce: .none, afterLinkConflict: .signInWithUpdatedCredential)
 }
 
 /// The providers a machine knows. Google and Apple are built in; an app adds or replaces
@@ -153,11 +175,12 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
     }
   }
 
-  /// The provider that proves who the user of `session` is: the first of its linked providers
-  /// that is listed here, else the first listed provider.
+  /// The provider that proves who the user of `session` is: the account's own sign-in
+  /// provider (the first of its identity providers, listed here or not: an unlisted one has
+  /// the generic traits), else the first listed provider.
   public func reauthenticationProvider(for session: Session) -> ProviderID? {
-    for p in session.providers where contains(ProviderID(p)) { return ProviderID(p) }
-    return entries.first?.id
+    let own = session.providers.map { ProviderID($0) }.filter { $0.isIdentityProvider }
+    return own.first { contains($0) } ?? own.first ?? entries.first?.id
   }
 
   /// The listed providers of `session` whose SDK session must be signed out of.
@@ -329,3 +352,22 @@ public enum AuthorizationIntent: String, Hashable, Codable, Sendable, CaseIterab
   /// Prove again who the current user is.
   case reauthenticate
 }
+
+extension ProviderTraits.NonceRule: Codable {
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.singleValueContainer()
+    let text = try c.decode(String.self)
+    guard let rule = Self(spelling: text) else {
+      throw DecodingError.dataCorruptedError(
+        in: c, debugDescription: "unknown nonce rule \(text)")
+    }
+    self = rule
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.singleValueContainer()
+    try c.encode(rawValue)
+  }
+}
+
+extension ProviderTraits: Codable {}

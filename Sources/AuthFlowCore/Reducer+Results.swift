@@ -180,7 +180,7 @@ extension AuthMachine {
       startDeletion(now: now, fx: &fx)
     case .link(let credential):
       let provider = credential.provider
-      if policy.providers[provider].nonce == .requiredSingleUse {
+      if policy.providers[provider].nonce == .hashed || credential.rawNonce != nil {
         // That credential was sent once with its nonce and can never be sent again: ask anew.
         let r = send(.authorize(provider: provider, intent: .link, loginHint: nil), &fx)
         phase = .providerFlow(

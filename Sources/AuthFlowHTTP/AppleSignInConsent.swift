@@ -79,7 +79,7 @@
     func start(scopes: [ASAuthorization.Scope]) {
       let request = ASAuthorizationAppleIDProvider().createRequest()
       request.requestedScopes = scopes
-      request.nonce = NonceHashing.sha256Hex.parameter(for: rawNonce)
+      request.nonce = ProviderTraits.NonceRule.hashed.parameter(for: rawNonce)
       let controller = ASAuthorizationController(authorizationRequests: [request])
       controller.delegate = self
       controller.presentationContextProvider = self

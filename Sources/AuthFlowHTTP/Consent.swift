@@ -46,10 +46,11 @@ public struct LoopbackConsent: ProviderConsent {
     }
     let pkce = PKCE()
     let state = randomToken()
-    let rawNonce = randomToken()  // Fresh for every attempt: a nonce is never reused.
+    // Fresh for every attempt (a nonce is never reused); none for a provider without one.
+    let rawNonce: String? = client.nonce == .none ? nil : randomToken()
     let url = client.authorizationURL(
       redirectURI: receiver.redirectURI, pkce: pkce, state: state,
-      nonce: client.nonceHashing.parameter(for: rawNonce), loginHint: loginHint,
+      nonce: rawNonce.flatMap { client.nonce.parameter(for: $0) }, loginHint: loginHint,
       extra: extraParameters)
     async let redirect = receiver.waitForRedirect(timeout: timeout)
     await openBrowser(url)

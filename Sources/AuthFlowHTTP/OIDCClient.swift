@@ -56,20 +56,13 @@ public struct OIDCProvider: Sendable, Equatable {
   }
 }
 
-/// How the nonce travels: as it is (Google, most OpenID providers), or as the lowercase hex
-/// SHA-256 of the raw value (Apple), the raw value then going to Firebase with the ID token.
-public enum NonceHashing: String, Sendable, Equatable {
-  /// The nonce in the authorization request is the raw value.
-  case plain
-  /// The authorization request carries SHA-256(raw) in lowercase hex; the ID token's `nonce`
-  /// claim is that hash; Firebase gets the raw value and checks it.
-  case sha256Hex
-
-  /// What goes in the authorization request for `raw`.
-  public func parameter(for raw: String) -> String {
+extension ProviderTraits.NonceRule {
+  /// What goes in the authorization request for the raw nonce `raw`: its SHA-256 in lowercase
+  /// hex (`hashed`), or nothing (`none`).
+  public func parameter(for raw: String) -> String? {
     switch self {
-    case .plain: raw
-    case .sha256Hex: SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
+    case .none: nil
+    case .hashed: SHA256.hash(Array(raw.utf8)).map { String(format: "%02x", $0) }.joined()
     }
   }
 }
@@ -82,8 +75,9 @@ public typealias GoogleClient = OIDCClient
 public struct OIDCClient: Sendable {
   /// The Firebase provider id its credentials are for (`google.com`, `apple.com`, `oidc.acme`).
   public var providerID: ProviderID
-  /// How the nonce is sent (`sha256Hex` for Apple).
-  public var nonceHashing: NonceHashing
+  /// The provider's nonce rule (its traits' `nonce`): none (Google), or hashed to the provider
+  /// and raw to Firebase (Apple, and every other OpenID provider by default).
+  public var nonce: ProviderTraits.NonceRule
   public var clientID: String
   /// Desktop clients get a non-confidential secret that Google expects at the token endpoint.
   public var clientSecret: String?
@@ -97,12 +91,12 @@ public struct OIDCClient: Sendable {
     clientID: String, clientSecret: String? = nil,
     scopes: [String] = ["openid", "email", "profile"],
     provider: OIDCProvider = .google, providerID: ProviderID = .google,
-    nonceHashing: NonceHashing? = nil, timeout: Double = 15,
+    traits: ProviderTraits? = nil, timeout: Double = 15,
     transport: any HTTPTransport = URLSessionTransport(),
     clock: @escaping @Sendable () -> Instant = { Instant(Date().timeIntervalSince1970) }
   ) {
     self.providerID = providerID
-    self.nonceHashing = nonceHashing ?? (providerID == .apple ? .sha256Hex : .plain)
+    self.nonce = (traits ?? ProviderCatalog.builtIn[providerID]).nonce
     self.clientID = clientID
     self.clientSecret = clientSecret
     self.scopes = scopes
@@ -112,16 +106,18 @@ public struct OIDCClient: Sendable {
     self.clock = clock
   }
 
-  /// The authorization URL for a code flow with PKCE S256, `state` and `nonce`.
+  /// The authorization URL for a code flow with PKCE S256, `state` and (when there is one)
+  /// `nonce`, the value as it goes to the provider.
   public func authorizationURL(
-    redirectURI: String, pkce: PKCE, state: String, nonce: String, loginHint: String?,
+    redirectURI: String, pkce: PKCE, state: String, nonce: String?, loginHint: String?,
     extra: [(String, String)] = []
   ) -> URL {
     var items = [
       ("client_id", clientID), ("redirect_uri", redirectURI), ("response_type", "code"),
       ("scope", scopes.joined(separator: " ")), ("code_challenge", pkce.challenge),
-      ("code_challenge_method", pkce.method), ("state", state), ("nonce", nonce),
+      ("code_challenge_method", pkce.method), ("state", state),
     ]
+    if let nonce { items.append(("nonce", nonce)) }
     // A hint the app gave (say, a test persona) wins over the account's email.
     if let loginHint, !extra.contains(where: { $0.0 == "login_hint" }) {
       items.append(("login_hint", loginHint))
@@ -181,7 +177,8 @@ public struct OIDCClient: Sendable {
   }
 
   /// A credential from a token response, after checking the ID token's claims. A provider that
-  /// hashes its nonce (Apple) gets the raw nonce in the credential, for Firebase to check.
+  /// hashes its nonce gets the raw nonce in the credential, for Firebase to check against the
+  /// token's claim.
   ///
   /// The authorization code was spent on this exchange, so the credential carries none: a
   /// provider that revokes with a fresh code (Apple) cannot revoke after a loopback consent,
@@ -191,13 +188,13 @@ public struct OIDCClient: Sendable {
       return .failure(
         AuthError(code: "UNEXPECTED_RESPONSE", message: "no id_token (is 'openid' in the scopes?)"))
     }
-    switch checkIDToken(idToken, nonce: rawNonce.map { nonceHashing.parameter(for: $0) }) {
+    switch checkIDToken(idToken, nonce: rawNonce.flatMap { nonce.parameter(for: $0) }) {
     case .failure(let e): return .failure(e)
     case .success(let claims):
       return .success(
         IdPCredential(
           provider: providerID, idToken: idToken, accessToken: json["access_token"] as? String,
-          rawNonce: nonceHashing == .sha256Hex ? rawNonce : nil, email: claims.string("email")))
+          rawNonce: nonce == .hashed ? rawNonce : nil, email: claims.string("email")))
     }
   }
 

@@ -113,7 +113,14 @@ extension JSONReader {
       t.credential = try enumValue(v, join(p, "credential"), ProviderTraits.CredentialKind.self)
     }
     if let v = f["nonce"] {
-      t.nonce = try enumValue(v, join(p, "nonce"), ProviderTraits.NonceRule.self)
+      let s = try string(v, join(p, "nonce"))
+      guard let rule = ProviderTraits.NonceRule(spelling: s) else {
+        throw fail(
+          join(p, "nonce"),
+          "unknown value \"\(s)\"; "
+            + Suggest.hint(for: s, among: ProviderTraits.NonceRule.spellings))
+      }
+      t.nonce = rule
     }
     if let v = f["afterLinkConflict"] {
       t.afterLinkConflict = try enumValue(

@@ -33,7 +33,7 @@ public enum ScenarioSchema {
                 "type": "object", "additionalProperties": false,
                 "properties": {
                   "credential": { "enum": \#(names(ProviderTraits.CredentialKind.allCases.map(\.rawValue))) },
-                  "nonce": { "enum": \#(names(ProviderTraits.NonceRule.allCases.map(\.rawValue))) },
+                  "nonce": { "enum": \#(names(ProviderTraits.NonceRule.spellings)), "description": "none, or hashed (SHA-256 to the provider, raw to Firebase, sent once); optional and requiredSingleUse are the earlier spellings of none and hashed." },
                   "afterLinkConflict": { "enum": \#(names(ProviderTraits.ConflictRule.allCases.map(\.rawValue))) },
                   "revocation": { "enum": \#(names(ProviderTraits.RevocationRule.allCases.map(\.rawValue))) },
                   "sdkSignOut": { "type": "boolean", "default": false }

@@ -310,7 +310,7 @@ public enum Alphabet {
       if case .reauthenticating(let c) = d.step { provider = c.provider }
     default: break
     }
-    let singleUse = world.machine.policy.providers[provider].nonce == .requiredSingleUse
+    let singleUse = world.machine.policy.providers[provider].nonce == .hashed
     func session(
       _ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
       expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil

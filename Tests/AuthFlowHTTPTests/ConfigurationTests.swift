@@ -66,11 +66,17 @@ struct ConfigurationTests {
     #expect(problem(["AUTHFLOW_PROVIDERS": "oidc.other"]).contains("OIDC_OTHER_CLIENT_ID and"))
     #expect(
       problem(["AUTHFLOW_OIDC_ACME_ISSUER": "ftp://x"]).contains("OIDC_ACME_ISSUER is not an http"))
-    #expect(OIDCClient(clientID: "c", providerID: .apple).nonceHashing == .sha256Hex)
+    // The client reads the nonce rule from the provider's traits, never from its id.
+    #expect(OIDCClient(clientID: "c", providerID: .apple).nonce == .hashed)
+    #expect(OIDCClient(clientID: "c", providerID: "oidc.unlisted").nonce == .hashed)
+    #expect(OIDCClient(clientID: "c", providerID: .google).nonce == .none)
     #expect(
-      NonceHashing.sha256Hex.parameter(for: "abc")
+      OIDCClient(clientID: "c", providerID: .google, traits: ProviderTraits(nonce: .hashed)).nonce
+        == .hashed)
+    #expect(
+      ProviderTraits.NonceRule.hashed.parameter(for: "abc")
         == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-    #expect(NonceHashing.plain.parameter(for: "abc") == "abc")
+    #expect(ProviderTraits.NonceRule.none.parameter(for: "abc") == nil)
   }
 
   @Test("JSON works too; what is missing is named")
