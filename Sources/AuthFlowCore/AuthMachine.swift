@@ -63,8 +63,8 @@ public struct AuthMachine: Hashable, Sendable {
     }
     switch event {
     case .intent(let intent): handleIntent(intent, now: now, fx: &effects)
-    case .result(let id, let result):
-      handleResult(id, result.validated(now: now), now: now, fx: &effects)
+    case .answer(let answer):
+      handleAnswer(answer.validated(now: now), now: now, fx: &effects)
     case .timerFired(let timer): handleTimer(timer, now: now, fx: &effects)
     case .persistFailed(let error):
       // The in-memory session is still right; the app decides whether to warn the user.

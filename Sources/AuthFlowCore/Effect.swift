@@ -1,9 +1,10 @@
 /// Work the machine asks its surroundings to do; plain data. Requests to the world (answered by
 /// an `AuthInterpreter`) are typed apart from the local commands a runtime carries out itself.
 public enum Effect: Hashable, Sendable {
-  /// Send this request to the world; its answer comes back as `result(requestId:result:)`.
+  /// Send this request to the world; its answer comes back as `answer(_:)`, of the request's
+  /// own kind.
   case request(RequestID, Request)
-  /// Read the stored session; answered by `sessionLoaded` or `requestFailed`.
+  /// Read the stored session; answered by `answer(.loadSession(id, …))`.
   case loadSession(requestId: RequestID)
   /// Store the session (replacing what was stored).
   case persistSession(session: Session)
@@ -20,32 +21,6 @@ public enum Effect: Hashable, Sendable {
   case signOutProvider(provider: ProviderID, revoke: Bool)
   /// Tell the app something it must act on.
   case notify(notification: AuthNotification)
-}
-
-/// A request to the world: what an `AuthInterpreter` performs, each answered by one
-/// `RequestResult`.
-public enum Request: Hashable, Sendable {
-  /// Firebase `accounts:signUp` with no email: a new anonymous user.
-  case signUpAnonymously
-  /// Show a provider's consent step.
-  case authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-  /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
-  case signInWithIdp(credential: IdPCredential, linkTo: String?)
-  /// Firebase `accounts:signInWithPassword`.
-  case signInWithPassword(email: String, password: String)
-  /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.
-  indirect case signUpWithPassword(email: String, password: String, linkTo: String?)
-  /// Firebase `accounts:sendOobCode` with `PASSWORD_RESET`.
-  case sendPasswordReset(email: String)
-  /// Secure Token `/v1/token` with the refresh token.
-  case refreshToken(refreshToken: String)
-  /// Firebase `accounts:delete` for the account whose ID token this is.
-  case deleteAccount(idToken: String)
-  /// Firebase `accounts:revokeToken` (v2): revoke the provider's grant with a fresh,
-  /// single-use authorization code, before the account is deleted.
-  case revokeToken(provider: ProviderID, authorizationCode: String, idToken: String)
-  /// Firebase `accounts:update` with `deleteProvider`: remove a provider from the account.
-  case unlinkProvider(provider: ProviderID, idToken: String)
 }
 
 /// The answer to `idTokenRequested`.
@@ -107,7 +82,7 @@ extension Effect {
   /// The effect's name.
   public var kind: Kind {
     switch self {
-    case .request(_, let r): r.kind
+    case .request(_, let r): r.effectKind
     case .loadSession: .loadSession
     case .persistSession: .persistSession
     case .clearSession: .clearSession
@@ -128,6 +103,17 @@ extension Effect {
     return nil
   }
 
+  /// The kind of answer this effect expects, if it expects one.
+  public var requestKind: RequestKind? {
+    switch self {
+    case .request(_, let r): r.kind
+    case .loadSession: .loadSession
+    case .persistSession, .clearSession, .scheduleTimer, .cancelTimer, .deliverIDToken,
+      .signOutProvider, .notify:
+      nil
+    }
+  }
+
   /// The request id when this effect expects a result, else `nil`.
   public var requestId: RequestID? {
     switch self {
@@ -140,8 +126,8 @@ extension Effect {
 }
 
 extension Request {
-  /// The request's effect name.
-  public var kind: Effect.Kind {
+  /// The request's effect name (Google's consent step keeps its own spelling).
+  public var effectKind: Effect.Kind {
     switch self {
     case .signUpAnonymously: .signUpAnonymously
     case .authorize(let p, _, _): p == .google ? .authorizeWithGoogle : .authorize
@@ -156,8 +142,8 @@ extension Request {
     }
   }
 
-  /// The request's name.
-  public var name: String { kind.rawValue }
+  /// The request's effect name.
+  public var name: String { effectKind.rawValue }
 }
 
 extension AuthNotification {

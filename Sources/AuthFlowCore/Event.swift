@@ -3,8 +3,8 @@
 public enum Event: Hashable, Codable, Sendable {
   /// Something the user or the app did.
   case intent(Intent)
-  /// An interpreter's answer to the request effect with the same id.
-  case result(requestId: RequestID, result: RequestResult)
+  /// The answer to the request effect with the same id, of that request's own kind.
+  case answer(Answer)
   /// A timer scheduled with `scheduleTimer` came due.
   case timerFired(timer: TimerID)
   /// A `persistSession` or `clearSession` could not be written.
@@ -61,46 +61,6 @@ public enum MigrationChoice: String, Hashable, Codable, Sendable, CaseIterable {
   case stayAnonymous
 }
 
-/// What an interpreter answers a request with.
-public enum RequestResult: Hashable, Codable, Sendable {
-  /// The stored session (`nil` when nothing is stored).
-  case sessionLoaded(session: Session?)
-  /// The provider's consent step returned a credential.
-  case providerSucceeded(credential: IdPCredential)
-  /// The user closed the consent step.
-  case providerCancelled
-  /// The consent step failed.
-  case providerFailed(error: AuthError)
-  /// Firebase signed someone in (or linked the current user).
-  case signedIn(session: Session)
-  /// The provider account already belongs to another user; `credential` can sign in to it.
-  case credentialAlreadyInUse(credential: IdPCredential, email: String?)
-  /// The request failed.
-  case requestFailed(error: AuthError)
-  /// Secure Token answered a refresh; `expiresIn` is in seconds from now.
-  case tokenRefreshed(idToken: String, refreshToken: String, expiresIn: Double)
-  /// The account was deleted.
-  case accountDeleted
-  /// The password-reset email was sent.
-  case passwordResetSent
-  /// The provider's grant was revoked (`accounts:revokeToken`).
-  case tokenRevoked
-  /// A provider was removed from the account; `providers` is what is linked now.
-  case providerUnlinked(providers: [String])
-
-  /// The error a failed result carries; any answer of the wrong kind counts as
-  /// `UNEXPECTED_RESPONSE` (an interpreter that breaks the protocol is a transient fault).
-  public var failure: AuthError {
-    switch self {
-    case .requestFailed(let e), .providerFailed(let e): e
-    case .sessionLoaded, .providerSucceeded, .providerCancelled, .signedIn,
-      .credentialAlreadyInUse, .tokenRefreshed, .accountDeleted, .passwordResetSent,
-      .tokenRevoked, .providerUnlinked:
-      .unexpectedResponse
-    }
-  }
-}
-
 /// The machine's timers.
 public enum TimerID: String, Hashable, Codable, Sendable, CaseIterable {
   /// Refresh the ID token (at expiry minus the margin, or after a backoff).
@@ -148,33 +108,6 @@ extension Intent {
   public static let signInWithGoogleTapped = Intent.signInWithProviderTapped(provider: .google)
   /// `linkProviderTapped` for Google.
   public static let linkGoogleTapped = Intent.linkProviderTapped(provider: .google)
-}
-
-extension RequestResult {
-  /// Every result name.
-  public enum Kind: String, Hashable, Sendable, CaseIterable {
-    case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
-    case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
-    case tokenRevoked, providerUnlinked
-  }
-
-  /// The result's name.
-  public var kind: Kind {
-    switch self {
-    case .sessionLoaded: .sessionLoaded
-    case .providerSucceeded: .providerSucceeded
-    case .providerCancelled: .providerCancelled
-    case .providerFailed: .providerFailed
-    case .signedIn: .signedIn
-    case .credentialAlreadyInUse: .credentialAlreadyInUse
-    case .requestFailed: .requestFailed
-    case .tokenRefreshed: .tokenRefreshed
-    case .accountDeleted: .accountDeleted
-    case .passwordResetSent: .passwordResetSent
-    case .tokenRevoked: .tokenRevoked
-    case .providerUnlinked: .providerUnlinked
-    }
-  }
 }
 
 // MARK: - JSON
@@ -243,3 +176,35 @@ extension Intent: Codable {
     try wire.encode(to: encoder)
   }
 }
+
+extension Answer: Codable {
+  private enum CodingKeys: String, CodingKey { case kind, requestId, answer }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let id = try c.decode(RequestID.self, forKey: .requestId)
+    func a<T: Decodable>(_ t: T.Type) throws -> T { try c.decode(T.self, forKey: .answer) }
+    switch try c.decode(RequestKind.self, forKey: .kind) {
+    case .loadSession: self = .loadSession(id, try a(LoadAnswer.self))
+    case .signUpAnonymously: self = .signUpAnonymously(id, try a(SessionAnswer.self))
+    case .authorize: self = .authorize(id, try a(AuthorizeAnswer.self))
+    case .signInWithIdp: self = .signInWithIdp(id, try a(IdPAnswer.self))
+    case .signInWithPassword: self = .signInWithPassword(id, try a(SignInAnswer.self))
+    case .signUpWithPassword: self = .signUpWithPassword(id, try a(SessionAnswer.self))
+    case .sendPasswordReset: self = .sendPasswordReset(id, try a(ResetAnswer.self))
+    case .refreshToken: self = .refreshToken(id, try a(RefreshAnswer.self))
+    case .deleteAccount: self = .deleteAccount(id, try a(DeleteAnswer.self))
+    case .revokeToken: self = .revokeToken(id, try a(RevokeAnswer.self))
+    case .unlinkProvider: self = .unlinkProvider(id, try a(UnlinkAnswer.self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(kind, forKey: .kind)
+    try c.encode(id, forKey: .requestId)
+    try outcome.encode(to: c.superEncoder(forKey: .answer))
+  }
+}
+
+extension RequestKind: Codable {}

@@ -1,11 +1,34 @@
-/// Performs the machine's requests against the world: the scripted interpreter answers from a
-/// scenario, the HTTP one talks to the providers and Firebase, and an app can supply its own
-/// (say, the GoogleSignIn SDK for Google's consent step). Storage and timers are the runtime's
-/// job, not this.
+/// Performs the machine's requests against the world: the HTTP interpreter talks to the
+/// providers and Firebase, `TestInterpreter` answers from a queue, and an app can supply its own
+/// (say, the GoogleSignIn SDK for Google's consent step). One method per request kind, each
+/// returning that kind's own answer type, so a new request kind is a compile error in every
+/// interpreter until it handles it. Failures are answers too (`requestFailed`,
+/// `providerFailed`), never thrown, so every request is answered. Storage and timers are the
+/// runtime's job, not this.
 public protocol AuthInterpreter: Sendable {
-  /// Performs one request and returns its result. Failures are results too (`requestFailed`,
-  /// `providerFailed`), never thrown, so every request is answered.
-  func perform(_ request: Request) async -> RequestResult
+  /// `accounts:signUp` with no email: a new anonymous user.
+  func signUpAnonymously() async -> SessionAnswer
+  /// A provider's consent step.
+  func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
+    -> AuthorizeAnswer
+  /// `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
+  func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer
+  /// `accounts:signInWithPassword`.
+  func signInWithPassword(email: String, password: String) async -> SignInAnswer
+  /// `accounts:signUp` with email and password; `linkTo` links the anonymous user.
+  func signUpWithPassword(email: String, password: String, linkTo: String?) async
+    -> SessionAnswer
+  /// `accounts:sendOobCode` with `PASSWORD_RESET`.
+  func sendPasswordReset(email: String) async -> ResetAnswer
+  /// Secure Token `/v1/token`.
+  func refreshToken(_ refreshToken: String) async -> RefreshAnswer
+  /// `accounts:delete`.
+  func deleteAccount(idToken: String) async -> DeleteAnswer
+  /// `accounts:revokeToken` (v2) with a provider's authorization code.
+  func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
+    -> RevokeAnswer
+  /// `accounts:update` with `deleteProvider`.
+  func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -16,4 +39,31 @@ public protocol AuthInterpreter: Sendable {
 extension AuthInterpreter {
   /// By default there is no provider SDK to sign out of.
   public func signOut(of provider: ProviderID, revoke: Bool) async {}
+
+  /// Performs `request` and returns its answer, tagged with `id`: what a runtime feeds back
+  /// as `Event.answer`.
+  public func perform(_ request: Request, id: RequestID) async -> Answer {
+    switch request {
+    case .signUpAnonymously:
+      .signUpAnonymously(id, await signUpAnonymously())
+    case .authorize(let p, let intent, let hint):
+      .authorize(id, await authorize(provider: p, intent: intent, loginHint: hint))
+    case .signInWithIdp(let c, let linkTo):
+      .signInWithIdp(id, await signInWithIdp(credential: c, linkTo: linkTo))
+    case .signInWithPassword(let e, let p):
+      .signInWithPassword(id, await signInWithPassword(email: e, password: p))
+    case .signUpWithPassword(let e, let p, let linkTo):
+      .signUpWithPassword(id, await signUpWithPassword(email: e, password: p, linkTo: linkTo))
+    case .sendPasswordReset(let e):
+      .sendPasswordReset(id, await sendPasswordReset(email: e))
+    case .refreshToken(let t):
+      .refreshToken(id, await refreshToken(t))
+    case .deleteAccount(let t):
+      .deleteAccount(id, await deleteAccount(idToken: t))
+    case .revokeToken(let p, let code, let t):
+      .revokeToken(id, await revokeToken(provider: p, authorizationCode: code, idToken: t))
+    case .unlinkProvider(let p, let t):
+      .unlinkProvider(id, await unlinkProvider(provider: p, idToken: t))
+    }
+  }
 }

@@ -12,8 +12,8 @@ enum Timing {
   ) {
     let policy = after.policy
     let now = now.clamped
-    let refreshAnswered: RequestResult? = {
-      if case .result(let id, let r) = event, awaitedBefore.refresh == id { return r }
+    let refreshAnswered: Answer? = {
+      if let a = event.answer, a.kind == .refreshToken, awaitedBefore.refresh == a.id { return a }
       return nil
     }()
 
@@ -41,7 +41,7 @@ enum Timing {
               Violation(.refreshOnTime, "refresh timer at \(at) while backing off until \(until)"))
           }
           if let answer = refreshAnswered {
-            let throttled = answer.failure.kind == .throttled
+            let throttled = answer.error?.kind == .throttled
             let expected = backoff(policy, failures: failures, throttled: throttled)
             if !close(until, now + expected) {
               out.append(
@@ -64,7 +64,7 @@ enum Timing {
           out.append(
             Violation(.backoffOnSchedule, "restore retry timer at \(at), retry due at \(retryAt)"))
         }
-        if case .result = event, !close(retryAt, now + policy.backoffBase) {
+        if case .answer = event, !close(retryAt, now + policy.backoffBase) {
           out.append(
             Violation(
               .backoffOnSchedule,
@@ -75,18 +75,18 @@ enum Timing {
     }
 
     // A refresh that failed without ending the session leaves a backoff behind.
-    if let answer = refreshAnswered, answer.kind != .tokenRefreshed,
-      answer.failure.kind != .sessionDead, after.user != nil
+    if let answer = refreshAnswered, let failure = answer.error, failure.kind != .sessionDead,
+      after.user != nil
     {
       guard case .backingOff? = after.user?.token else {
         return out.append(
-          Violation(.backoffOnSchedule, "a failed refresh (\(answer.failure.code)) is not retried"))
+          Violation(.backoffOnSchedule, "a failed refresh (\(failure.code)) is not retried"))
       }
     }
 
     // Tokens from inside the margin only when a refresh just issued them.
     for case .deliverIDToken(_, .token(let token)) in effects {
-      if case .tokenRefreshed(let issued, _, _)? = refreshAnswered, issued == token { continue }
+      if refreshAnswered?.refreshedTokens?.idToken == token { continue }
       guard let session = after.user?.session, session.idToken == token else { continue }
       if !(session.expiresAt - now > policy.refreshMargin) {
         out.append(
@@ -153,7 +153,7 @@ enum Behaviour {
 
     // A launch keeps the user it read from the store, and resumes the cleanup it owes.
     if Invariants.isRestore(before, event),
-      case .result(_, .sessionLoaded(let stored?)) = event, stored.hasValidTimes(at: now.clamped)
+      case let stored?? = event.answer?.loadedSession, stored.hasValidTimes(at: now.clamped)
     {
       if ase?.uid != stored.uid {
         out.append(
@@ -177,7 +177,7 @@ enum Behaviour {
     for case .request(_, .signInWithIdp(let credential, _)) in effects
     where credential.rawNonce != nil {
       var delivered = false
-      if case .result(_, .providerSucceeded(let c)) = event, c == credential { delivered = true }
+      if let c = event.answer?.authorizedCredential, c == credential { delivered = true }
       if !delivered {
         out.append(
           Violation(
@@ -188,7 +188,8 @@ enum Behaviour {
     }
 
     // A confirmed deletion leaves no session: of the account, or of the old anonymous account.
-    if case .result(let id, .accountDeleted) = event, let user = before.user {
+    if let a = event.answer, a.isAccountDeleted, let user = before.user {
+      let id = a.id
       if case .deletingAccount(let d) = before.phase, case .deleting = d.step, d.request == id {
         if after.user != nil || !effects.contains(.clearSession) {
           out.append(
@@ -334,9 +335,10 @@ enum Behaviour {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ awaitedBefore: Awaited, _ out: inout [Violation]
   ) {
-    guard case .result(let id, .requestFailed(let error)) = event, error.kind == .sessionDead,
+    guard let a = event.answer, let error = a.error, error.kind == .sessionDead,
       let session = before.user?.session
     else { return }
+    let id = a.id
     let family: RequestFamily
     if awaitedBefore.refresh == id {
       family = .refresh
@@ -375,11 +377,10 @@ enum Behaviour {
   /// Whether `event` finishes the cleanup: its answer, unless a retryable failure (the next
   /// launch tries again).
   static func answersCleanup(_ event: Event, _ awaited: Awaited) -> Bool {
-    guard let id = awaited.cleanup, case .result(let r, let result) = event, r == id else {
+    guard let id = awaited.cleanup, let answer = event.answer, answer.id == id else {
       return false
     }
-    return !result.failure.kind.isRetryable || result.kind == .accountDeleted
-      || result.kind == .tokenRefreshed
+    return !(answer.error?.kind.isRetryable ?? false)
   }
 
   /// The sensitive operation the machine holds until a reauthentication, if any.
@@ -425,8 +426,10 @@ public struct RunHistory: Sendable {
     var out: [Violation] = []
     // A token the server issues again (a scenario may reuse its strings) is a new one.
     switch event {
-    case .result(_, .signedIn(let s)): cleared.subtract(Invariants.tokens(s))
-    case .result(_, .tokenRefreshed(let id, let refresh, _)): cleared.subtract([id, refresh])
+    case .answer(let a) where a.signedInSession != nil:
+      cleared.subtract(Invariants.tokens(a.signedInSession))
+    case .answer(let a) where a.refreshedTokens != nil:
+      if let t = a.refreshedTokens { cleared.subtract([t.idToken, t.refreshToken]) }
     default: break
     }
     for case .deliverIDToken(_, .token(let t)) in effects where cleared.contains(t) {
@@ -440,7 +443,7 @@ public struct RunHistory: Sendable {
             .clearedTokensUnused, "\(effect.name) sends a token of a session cleared earlier"))
       }
     }
-    if case .result(_, .signedIn(let s)) = event {
+    if let s = event.answer?.signedInSession {
       deleted.remove(s.uid)  // The server signed someone in with that id: a new account.
     }
     if let uid = after.user?.session.uid, deleted.contains(uid) {
@@ -457,7 +460,8 @@ public struct RunHistory: Sendable {
     where deleted.contains(s.uid) && s.pendingDeletion == nil {
       out.append(Violation(.deletedStaysDeleted, "\(s.uid), deleted earlier, was stored again"))
     }
-    if case .result(let id, .accountDeleted) = event, let user = before.user {
+    if let a = event.answer, a.isAccountDeleted, let user = before.user {
+      let id = a.id
       if case .deletingAccount(let d) = before.phase, case .deleting = d.step,
         before.phase.pendingRequest == id
       {

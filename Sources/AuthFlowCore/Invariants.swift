@@ -217,7 +217,7 @@ public enum Invariants {
           "\(after.stateName) with \(after.user.map { "user \($0.session.uid)" } ?? "no user")"))
     }
 
-    if case .result(let id, _) = event, !awaitedBefore.contains(id) {
+    if let id = event.answer?.id, !awaitedBefore.contains(id) {
       if before != after || !effects.isEmpty {
         out.append(
           Violation(
@@ -410,9 +410,9 @@ public enum Invariants {
     switch (before.phase, event) {
     case (_, .storeChanged): return true  // Another process decided.
     case (_, .intent(.signOutTapped(discardAnonymousData: true))): return true
-    case (.deletingAccount, .result(_, .accountDeleted)): return true
-    case (.migrating, .result(_, .signedIn)): return true
-    case (_, .result(_, .requestFailed(let e))) where e.kind == .sessionDead: return true
+    case (.deletingAccount, .answer(let a)) where a.isAccountDeleted: return true
+    case (.migrating, .answer(let a)) where a.signedInSession != nil: return true
+    case (_, .answer(let a)) where a.error?.kind == .sessionDead: return true
     default: return false
     }
   }
@@ -421,7 +421,7 @@ public enum Invariants {
     if case .intent(.deleteAccountTapped) = event { return true }
     // A deletion under way goes on (the saga's next step, or one resumed at launch).
     if case .deletingAccount = before.phase { return true }
-    if case .result(_, .sessionLoaded(let s?)) = event, s.pendingDeletion != nil { return true }
+    if case let s?? = event.answer?.loadedSession, s.pendingDeletion != nil { return true }
     if case .providerFlow(let f) = before.phase, f.credential != nil,
       f.purpose == .reauthenticate(resume: .deleteAccount)
     {
@@ -431,21 +431,20 @@ public enum Invariants {
   }
 
   static func answers(_ event: Event, _ id: RequestID) -> Bool {
-    if case .result(let r, _) = event { return r == id }
+    if let r = event.answer?.id { return r == id }
     return false
   }
 
   static func isRestore(_ before: AuthMachine, _ event: Event) -> Bool {
-    if case .restoring = before.phase, case .result(_, .sessionLoaded) = event { return true }
+    if case .restoring = before.phase, event.answer?.loadedSession != nil { return true }
     return false
   }
 
   static func failure(in event: Event) -> AuthError? {
     switch event {
-    case .result(_, .requestFailed(let e)), .result(_, .providerFailed(let e)),
-      .persistFailed(let e):
-      return e
-    case .intent, .result, .timerFired, .storeChanged: return nil
+    case .answer(let a): return a.error
+    case .persistFailed(let e): return e
+    case .intent, .timerFired, .storeChanged: return nil
     }
   }
 
@@ -473,7 +472,7 @@ public enum Invariants {
   static func describe(_ event: Event) -> String {
     switch event {
     case .intent(let i): return "intent \(i.kind.rawValue)"
-    case .result(let id, let r): return "result #\(id) \(r.kind.rawValue)"
+    case .answer(let a): return "answer #\(a.id) \(a.outcomeName)"
     case .timerFired(let t): return "timer \(t.rawValue)"
     case .persistFailed(let e): return "persistFailed \(e.code)"
     case .storeChanged(let s): return "storeChanged \(s?.uid ?? "cleared")"

@@ -77,52 +77,65 @@ extension AuthMachine {
     startDeletion(now: now, fx: &fx)
   }
 
-  /// A step of the deletion answered.
-  mutating func deletionAnswered(
-    _ result: RequestResult, deletion: Deletion, now: Instant, fx: inout [Effect]
+  /// The deletion's consent step answered (for a fresh authorization code).
+  mutating func deletionAuthorized(
+    _ answer: AuthorizeAnswer, provider: ProviderID, fx: inout [Effect]
   ) {
-    switch deletion.step {
-    case .authorizing(let provider):
-      switch result {
-      case .providerSucceeded(let c) where c.provider == provider:
-        let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
-        phase = .deletingAccount(Deletion(request: r, step: .reauthenticating(credential: c)))
-      case .providerCancelled:
-        abortDeletion(nil, fx: &fx)
-      case .sessionLoaded, .providerSucceeded, .providerFailed, .signedIn, .credentialAlreadyInUse,
-        .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent, .tokenRevoked,
-        .providerUnlinked:
-        abortDeletion(result.failure, fx: &fx)
+    switch answer {
+    case .providerSucceeded(let c) where c.provider == provider:
+      let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
+      phase = .deletingAccount(Deletion(request: r, step: .reauthenticating(credential: c)))
+    case .providerSucceeded:
+      abortDeletion(.unexpectedResponse, fx: &fx)
+    case .providerCancelled:
+      abortDeletion(nil, fx: &fx)
+    case .providerFailed(let error):
+      abortDeletion(error, fx: &fx)
+    }
+  }
+
+  /// The deletion's proof of the user (`signInWithIdp` with the fresh credential) answered.
+  mutating func deletionReauthenticated(
+    _ answer: IdPAnswer, credential: IdPCredential, now: Instant, fx: inout [Effect]
+  ) {
+    let session: Session
+    switch answer {
+    case .signedIn(let s): session = s
+    case .credentialAlreadyInUse: return abortDeletion(.unexpectedResponse, fx: &fx)
+    case .requestFailed(let error):
+      if error.kind == .sessionDead {
+        return signOut(
+          waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
       }
-    case .reauthenticating(let credential):
-      guard case .signedIn(let session) = result else {
-        let error = result.failure
-        if error.kind == .sessionDead {
-          return signOut(
-            waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
-        }
-        return abortDeletion(error, fx: &fx)
-      }
-      guard session.uid == user?.session.uid else {
-        // Another account answered: never delete it, and never switch users.
-        abortDeletion(nil, fx: &fx)
-        return fx.append(.notify(notification: .userMismatch))
-      }
-      renewSession(with: session, now: now, fx: &fx)
-      guard let code = credential.authorizationCode, let token = user?.session.idToken else {
-        // Nothing to revoke with (a consent step that gives no code): delete anyway, and say so.
-        Self.report(
-          AuthError(
-            code: "REVOCATION_FAILED", message: "no authorization code from \(credential.provider)"),
-          &fx)
-        return revoked(credential.provider, now: now, fx: &fx)
-      }
-      let r = send(
-        .revokeToken(provider: credential.provider, authorizationCode: code, idToken: token), &fx)
-      phase = .deletingAccount(Deletion(request: r, step: .revoking(provider: credential.provider)))
-    case .revoking(let provider):
-      if case .tokenRevoked = result { return revoked(provider, now: now, fx: &fx) }
-      let error = result.failure
+      return abortDeletion(error, fx: &fx)
+    }
+    guard session.uid == user?.session.uid else {
+      // Another account answered: never delete it, and never switch users.
+      abortDeletion(nil, fx: &fx)
+      return fx.append(.notify(notification: .userMismatch))
+    }
+    renewSession(with: session, now: now, fx: &fx)
+    guard let code = credential.authorizationCode, let token = user?.session.idToken else {
+      // Nothing to revoke with (a consent step that gives no code): delete anyway, and say so.
+      Self.report(
+        AuthError(
+          code: "REVOCATION_FAILED", message: "no authorization code from \(credential.provider)"),
+        &fx)
+      return revoked(credential.provider, now: now, fx: &fx)
+    }
+    let r = send(
+      .revokeToken(provider: credential.provider, authorizationCode: code, idToken: token), &fx)
+    phase = .deletingAccount(Deletion(request: r, step: .revoking(provider: credential.provider)))
+  }
+
+  /// The revocation of a provider's grant answered.
+  mutating func revocationAnswered(
+    _ answer: RevokeAnswer, provider: ProviderID, now: Instant, fx: inout [Effect]
+  ) {
+    switch answer {
+    case .tokenRevoked:
+      revoked(provider, now: now, fx: &fx)
+    case .requestFailed(let error):
       switch error.kind {
       case .transient, .throttled:
         // Nothing is deleted yet: stop, keep the user signed in; tapping again starts over with
@@ -135,23 +148,26 @@ extension AuthMachine {
         Self.report(AuthError(code: "REVOCATION_FAILED", message: error.description), &fx)
         revoked(provider, now: now, fx: &fx)
       }
-    case .deleting:
-      guard case .accountDeleted = result else {
-        // Not deleted. A transient failure keeps the record: the request may have reached the
-        // server (after a relaunch it may even have succeeded), so the next launch or tap
-        // finishes it. A session-dead answer (USER_NOT_FOUND) signs out at once: writing the
-        // session first would store an account that no longer exists. Any other refusal drops
-        // the record: the user stays, and must ask again.
-        let kind = result.failure.kind
-        if !kind.isRetryable, kind != .sessionDead, user?.session.pendingDeletion != nil {
-          user?.session.pendingDeletion = nil
-          persist(&fx)
-        }
-        return fail(result, origin: .resting, sensitive: .deleteAccount, fx: &fx)
-      }
+    }
+  }
+
+  /// `accounts:delete` answered.
+  mutating func deleted(_ answer: DeleteAnswer, fx: inout [Effect]) {
+    switch answer {
+    case .accountDeleted:
       signOut(notification: nil, accountDeleted: true, fx: &fx)
-    case .waitingForToken:
-      return  // No request of its own: the refresh answers through the token's family.
+    case .requestFailed(let error):
+      // Not deleted. A transient failure keeps the record: the request may have reached the
+      // server (after a relaunch it may even have succeeded), so the next launch or tap
+      // finishes it. A session-dead answer (USER_NOT_FOUND) signs out at once: writing the
+      // session first would store an account that no longer exists. Any other refusal drops
+      // the record: the user stays, and must ask again.
+      let kind = error.kind
+      if !kind.isRetryable, kind != .sessionDead, user?.session.pendingDeletion != nil {
+        user?.session.pendingDeletion = nil
+        persist(&fx)
+      }
+      fail(error, origin: .resting, sensitive: .deleteAccount, fx: &fx)
     }
   }
 
@@ -165,9 +181,12 @@ extension AuthMachine {
   }
 
   /// `unlinkProvider` answered.
-  mutating func unlinkAnswered(_ result: RequestResult, unlink: Unlink, fx: inout [Effect]) {
-    guard case .providerUnlinked(let providers) = result else {
-      return fail(result, origin: .resting, sensitive: .unlink(provider: unlink.provider), fx: &fx)
+  mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
+    let providers: [String]
+    switch answer {
+    case .providerUnlinked(let p): providers = p
+    case .requestFailed(let error):
+      return fail(error, origin: .resting, sensitive: .unlink(provider: unlink.provider), fx: &fx)
     }
     phase = .resting
     user?.session.providers = providers

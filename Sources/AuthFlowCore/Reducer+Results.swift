@@ -1,63 +1,96 @@
-// Results: what an interpreter answered. A result whose id is not awaited is stale and changes
-// nothing; a result of the wrong kind for its request is treated as UNEXPECTED_RESPONSE.
+// Answers: what came back for a request, typed by the request's kind. Each kind is dispatched
+// to the one place that awaits a request of that kind with that id; an answer nobody awaits is
+// stale (cancelled, replaced or signed out) and changes nothing. Each handler switches over its
+// own request's outcomes only.
 
 extension AuthMachine {
-  mutating func handleResult(
-    _ id: RequestID, _ result: RequestResult, now: Instant, fx: inout [Effect]
-  ) {
-    if let r = user?.refreshRequest, r == id {
-      return handleRefreshResult(result, now: now, fx: &fx)
-    }
-    if let r = user?.cleanupRequest, r == id {
-      return handleCleanupResult(result, now: now, fx: &fx)
-    }
-    // Below, a result that is not the phase's own request is stale: cancelled, replaced or
-    // signed out.
-    switch phase {
-    case .restoring(let restore):
-      guard restore.retryAt == nil, restore.request == id else { return }
-      restored(result, waiters: restore.waiters, now: now, fx: &fx)
-    case .signingInAnonymously(let r):
-      guard r == id else { return }
-      signedIn(result, now: now, fx: &fx)
-    case .emailFlow(let flow):
-      guard flow.request == id else { return }
-      switch flow.kind {
-      case .signIn, .createAccount:
-        signedIn(result, now: now, fx: &fx)
-      case .passwordReset:
-        guard case .passwordResetSent = result else {
-          return fail(result, origin: .resting, sensitive: nil, fx: &fx)
-        }
+  mutating func handleAnswer(_ answer: Answer, now: Instant, fx: inout [Effect]) {
+    switch answer {
+    case .loadSession(let id, let a):
+      guard case .restoring(let restore) = phase, restore.retryAt == nil, restore.request == id
+      else { return }
+      restored(a, waiters: restore.waiters, now: now, fx: &fx)
+    case .signUpAnonymously(let id, let a):
+      guard case .signingInAnonymously(let r) = phase, r == id else { return }
+      signedIn(a.result, now: now, fx: &fx)
+    case .signUpWithPassword(let id, let a):
+      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .createAccount
+      else { return }
+      signedIn(a.result, now: now, fx: &fx)
+    case .signInWithPassword(let id, let a):
+      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .signIn
+      else { return }
+      switch a {
+      case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
+      case .requestFailed(let error): signedIn(.failure(error), now: now, fx: &fx)
+      }
+    case .sendPasswordReset(let id, let a):
+      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .passwordReset
+      else { return }
+      switch a {
+      case .passwordResetSent:
         phase = .resting
         fx.append(.notify(notification: .passwordResetSent(email: flow.email)))
+      case .requestFailed(let error):
+        fail(error, origin: .resting, sensitive: nil, fx: &fx)
       }
-    case .providerFlow(let flow):
-      guard flow.request == id else { return }
-      if let credential = flow.credential {
-        idpAnswered(result, flow: flow, credential: credential, now: now, fx: &fx)
-      } else {
-        providerAnswered(result, flow: flow, fx: &fx)
+    case .authorize(let id, let a):
+      switch phase {
+      case .providerFlow(let flow) where flow.request == id && flow.credential == nil:
+        providerAnswered(a, flow: flow, fx: &fx)
+      case .migrating(let m) where m.request == id && m.credential == nil:
+        migrationAuthorized(a, migration: m, fx: &fx)
+      case .deletingAccount(let d) where d.request == id:
+        guard case .authorizing(let provider) = d.step else { return }
+        deletionAuthorized(a, provider: provider, fx: &fx)
+      case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
+        .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
+        .unlinkingProvider, .emailFlow:
+        return
       }
-    case .migrating(let migration):
-      guard migration.request == id else { return }
-      migrationAnswered(result, migration: migration, now: now, fx: &fx)
-    case .deletingAccount(let deletion):
-      guard deletion.request == id else { return }
-      deletionAnswered(result, deletion: deletion, now: now, fx: &fx)
-    case .unlinkingProvider(let unlink):
-      guard unlink.request == id else { return }
-      unlinkAnswered(result, unlink: unlink, fx: &fx)
-    case .starting, .resting, .migrationRequired, .reauthenticationRequired:
-      return  // These phases await no request of their own.
+    case .signInWithIdp(let id, let a):
+      switch phase {
+      case .providerFlow(let flow) where flow.request == id:
+        guard let credential = flow.credential else { return }
+        idpAnswered(a, flow: flow, credential: credential, now: now, fx: &fx)
+      case .migrating(let m) where m.request == id && m.credential != nil:
+        migrationAnswered(a, migration: m, now: now, fx: &fx)
+      case .deletingAccount(let d) where d.request == id:
+        guard case .reauthenticating(let credential) = d.step else { return }
+        deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
+      case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
+        .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
+        .unlinkingProvider, .emailFlow:
+        return
+      }
+    case .refreshToken(let id, let a):
+      if let r = user?.refreshRequest, r == id { return refreshAnswered(a, now: now, fx: &fx) }
+      if let r = user?.cleanupRequest, r == id, user?.cleanupRefreshing == true {
+        return cleanupRefreshed(a, now: now, fx: &fx)
+      }
+    case .deleteAccount(let id, let a):
+      if let r = user?.cleanupRequest, r == id, user?.cleanupRefreshing == false {
+        return cleanupDeleted(a, fx: &fx)
+      }
+      guard case .deletingAccount(let d) = phase, d.request == id, case .deleting = d.step
+      else { return }
+      deleted(a, fx: &fx)
+    case .revokeToken(let id, let a):
+      guard case .deletingAccount(let d) = phase, d.request == id,
+        case .revoking(let provider) = d.step
+      else { return }
+      revocationAnswered(a, provider: provider, now: now, fx: &fx)
+    case .unlinkProvider(let id, let a):
+      guard case .unlinkingProvider(let unlink) = phase, unlink.request == id else { return }
+      unlinkAnswered(a, unlink: unlink, fx: &fx)
     }
   }
 
   /// `loadSession` answered.
   mutating func restored(
-    _ result: RequestResult, waiters: [TokenRequestID], now: Instant, fx: inout [Effect]
+    _ answer: LoadAnswer, waiters: [TokenRequestID], now: Instant, fx: inout [Effect]
   ) {
-    switch result {
+    switch answer {
     case .sessionLoaded(let session?):
       begin(session, waiters: waiters, persist: false, now: now, fx: &fx)
       phase = .resting
@@ -71,10 +104,7 @@ extension AuthMachine {
     case .sessionLoaded(nil):
       phase = .resting
       Self.deliver(.failure(error: .notSignedIn), to: waiters, &fx)
-    case .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
-      .credentialAlreadyInUse, .requestFailed, .tokenRefreshed, .accountDeleted,
-      .passwordResetSent, .tokenRevoked, .providerUnlinked:
-      let error = result.failure
+    case .requestFailed(let error):
       if error.kind.isRetryable {
         // Storage not readable yet (a locked keychain): wait and read again; never sign out.
         let at = now + policy.backoffBase
@@ -91,9 +121,11 @@ extension AuthMachine {
   }
 
   /// A sign-in (anonymous, email, provider) or a link answered; a link must keep the uid.
-  mutating func signedIn(_ result: RequestResult, now: Instant, fx: inout [Effect]) {
-    guard case .signedIn(let session) = result else {
-      return fail(result, origin: .resting, sensitive: nil, fx: &fx)
+  mutating func signedIn(_ result: Result<Session, AuthError>, now: Instant, fx: inout [Effect]) {
+    let session: Session
+    switch result {
+    case .success(let s): session = s
+    case .failure(let error): return fail(error, origin: .resting, sensitive: nil, fx: &fx)
     }
     phase = .resting
     guard let current = user?.session.uid else {
@@ -107,11 +139,10 @@ extension AuthMachine {
   }
 
   /// The provider's consent step answered.
-  mutating func providerAnswered(
-    _ result: RequestResult, flow: ProviderFlow, fx: inout [Effect]
-  ) {
+  mutating func providerAnswered(_ answer: AuthorizeAnswer, flow: ProviderFlow, fx: inout [Effect])
+  {
     let origin = Self.origin(of: flow.purpose)
-    switch result {
+    switch answer {
     case .providerSucceeded(let credential) where credential.provider == flow.provider:
       var next = flow
       var linkTo: String? = nil
@@ -119,25 +150,29 @@ extension AuthMachine {
       next.request = send(.signInWithIdp(credential: credential, linkTo: linkTo), &fx)
       next.credential = credential
       phase = .providerFlow(next)
+    case .providerSucceeded:
+      // A credential for another provider is a broken interpreter.
+      phase = origin
+      Self.report(.unexpectedResponse, &fx)
     case .providerCancelled:
       phase = origin
-    case .providerSucceeded, .providerFailed, .sessionLoaded, .signedIn, .credentialAlreadyInUse,
-      .requestFailed, .tokenRefreshed, .accountDeleted, .passwordResetSent, .tokenRevoked,
-      .providerUnlinked:
-      // A credential for another provider is a broken interpreter, like any wrong answer.
+    case .providerFailed(let error):
       phase = origin
-      Self.report(result.failure, &fx)
+      Self.report(error, &fx)
     }
   }
 
   /// `signInWithIdp` answered.
   mutating func idpAnswered(
-    _ result: RequestResult, flow: ProviderFlow, credential: IdPCredential, now: Instant,
+    _ answer: IdPAnswer, flow: ProviderFlow, credential: IdPCredential, now: Instant,
     fx: inout [Effect]
   ) {
     let origin = Self.origin(of: flow.purpose)
-    switch (result, flow.purpose) {
-    case (.signedIn(let session), .reauthenticate(let resume)):
+    switch answer {
+    case .signedIn(let session):
+      guard case .reauthenticate(let resume) = flow.purpose else {
+        return signedIn(.success(session), now: now, fx: &fx)
+      }
       guard let uid = user?.session.uid, session.uid == uid else {
         // Reauthentication never switches users: the original session stays.
         phase = origin
@@ -146,9 +181,12 @@ extension AuthMachine {
       renewSession(with: session, now: now, fx: &fx)
       phase = .resting
       if let resume { self.resume(resume, now: now, fx: &fx) }
-    case (.signedIn, .signIn), (.signedIn, .upgrade), (.signedIn, .link):
-      signedIn(result, now: now, fx: &fx)
-    case (.credentialAlreadyInUse(let conflict, let email), .upgrade):
+    case .credentialAlreadyInUse(let conflict, let email):
+      guard flow.purpose == .upgrade else {
+        // A permanent user's provider account belongs to someone else. Nothing changes.
+        phase = origin
+        return Self.report(.credentialAlreadyInUse, &fx)
+      }
       switch policy.migration {
       case .ask:
         phase = .migrationRequired(MigrationOffer(credential: conflict, email: email))
@@ -158,17 +196,10 @@ extension AuthMachine {
         phase = origin
         Self.report(.credentialAlreadyInUse, &fx)
       }
-    case (.credentialAlreadyInUse, .signIn), (.credentialAlreadyInUse, .link),
-      (.credentialAlreadyInUse, .reauthenticate):
-      // A permanent user's provider account belongs to someone else. Nothing changes.
-      phase = origin
-      Self.report(.credentialAlreadyInUse, &fx)
-    case (.sessionLoaded, _), (.providerSucceeded, _), (.providerCancelled, _),
-      (.providerFailed, _), (.requestFailed, _), (.tokenRefreshed, _), (.accountDeleted, _),
-      (.passwordResetSent, _), (.tokenRevoked, _), (.providerUnlinked, _):
+    case .requestFailed(let error):
       let sensitive: SensitiveOperation? =
         flow.purpose == .link ? .link(credential: credential) : nil
-      fail(result, origin: origin, sensitive: sensitive, fx: &fx)
+      fail(error, origin: origin, sensitive: sensitive, fx: &fx)
     }
   }
 
@@ -201,59 +232,73 @@ extension AuthMachine {
     "MISSING_OR_INVALID_NONCE", "INVALID_IDP_RESPONSE", "INVALID_PENDING_TOKEN",
   ]
 
-  /// A step of the sign-in to the owner of the conflicting account answered.
-  mutating func migrationAnswered(
-    _ result: RequestResult, migration m: Migration, now: Instant, fx: inout [Effect]
+  /// The provider's consent step, asked again during a migration for a credential to sign in to
+  /// the owner with.
+  mutating func migrationAuthorized(
+    _ answer: AuthorizeAnswer, migration m: Migration, fx: inout [Effect]
   ) {
-    if m.credential == nil {
-      // The provider's consent step, asked again for a credential to sign in with.
-      guard case .providerSucceeded(let c) = result, c.provider == m.provider else {
-        phase = .resting  // Back to anonymous; nothing deleted.
-        if case .providerCancelled = result { return }
-        return Self.report(result.failure, &fx)
-      }
+    switch answer {
+    case .providerSucceeded(let c) where c.provider == m.provider:
       let r = send(.signInWithIdp(credential: c, linkTo: nil), &fx)
       phase = .migrating(
         Migration(
           choice: m.choice, request: r, credential: c, provider: m.provider, reauthorized: true))
-      return
-    }
-    guard case .signedIn(var session) = result, let anonymous = user,
-      session.uid != anonymous.session.uid
-    else {
-      let error = result.failure
-      if !m.reauthorized, Self.retryRefusals.contains(error.code),
-        policy.providers[m.provider].afterLinkConflict == .retryThenReauthorize
-      {
-        // The retry with the conflict's answer was refused: ask the provider once more.
-        let r = send(.authorize(provider: m.provider, intent: .signIn, loginHint: nil), &fx)
-        phase = .migrating(
-          Migration(
-            choice: m.choice, request: r, credential: nil, provider: m.provider, reauthorized: true)
-        )
-        return
-      }
-      // Any other failure returns to anonymous with nothing deleted.
+    case .providerSucceeded:
+      phase = .resting  // Back to anonymous; nothing deleted.
+      Self.report(.unexpectedResponse, &fx)
+    case .providerCancelled:
       phase = .resting
-      return Self.report(error, &fx)
+    case .providerFailed(let error):
+      phase = .resting
+      Self.report(error, &fx)
     }
-    let old = anonymous.session
-    session.pendingCleanup = AnonymousCleanup(
-      uid: old.uid, idToken: old.idToken, dataMoved: m.choice == .switchWithoutData,
-      refreshToken: old.refreshToken, expiresAt: old.expiresAt)
-    begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
-    phase = .resting
-    if m.choice == .merge {
-      fx.append(.notify(notification: .migrationReady(from: old.uid, to: session.uid)))
-    }
-    startCleanupIfDue(now: now, fx: &fx)
   }
 
-  /// A request of the current flow failed (or answered with the wrong kind of result).
-  mutating func fail(
-    _ result: RequestResult, origin: Phase, sensitive: SensitiveOperation?, fx: inout [Effect]
+  /// The sign-in to the owner of the conflicting account answered.
+  mutating func migrationAnswered(
+    _ answer: IdPAnswer, migration m: Migration, now: Instant, fx: inout [Effect]
   ) {
-    let error = result.failure
+    let error: AuthError
+    switch answer {
+    case .signedIn(var session):
+      guard let anonymous = user, session.uid != anonymous.session.uid else {
+        phase = .resting  // The "owner" is the anonymous user itself: a broken answer.
+        return Self.report(.unexpectedResponse, &fx)
+      }
+      let old = anonymous.session
+      session.pendingCleanup = AnonymousCleanup(
+        uid: old.uid, idToken: old.idToken, dataMoved: m.choice == .switchWithoutData,
+        refreshToken: old.refreshToken, expiresAt: old.expiresAt)
+      begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
+      phase = .resting
+      if m.choice == .merge {
+        fx.append(.notify(notification: .migrationReady(from: old.uid, to: session.uid)))
+      }
+      return startCleanupIfDue(now: now, fx: &fx)
+    case .credentialAlreadyInUse:
+      error = .unexpectedResponse  // A sign-in without `linkTo` cannot conflict: a broken answer.
+    case .requestFailed(let e):
+      error = e
+    }
+    if !m.reauthorized, Self.retryRefusals.contains(error.code),
+      policy.providers[m.provider].afterLinkConflict == .retryThenReauthorize
+    {
+      // The retry with the conflict's answer was refused: ask the provider once more.
+      let r = send(.authorize(provider: m.provider, intent: .signIn, loginHint: nil), &fx)
+      phase = .migrating(
+        Migration(
+          choice: m.choice, request: r, credential: nil, provider: m.provider, reauthorized: true))
+      return
+    }
+    // Any other failure returns to anonymous with nothing deleted.
+    phase = .resting
+    Self.report(error, &fx)
+  }
+
+  /// A request of the current flow failed.
+  mutating func fail(
+    _ error: AuthError, origin: Phase, sensitive: SensitiveOperation?, fx: inout [Effect]
+  ) {
     guard user != nil else {
       phase = origin
       return Self.report(error, &fx)
@@ -273,6 +318,16 @@ extension AuthMachine {
     case .transient, .throttled, .user, .reauthenticate:
       phase = origin
       Self.report(error, &fx)
+    }
+  }
+}
+
+extension SessionAnswer {
+  /// The session, or why there is none.
+  var result: Result<Session, AuthError> {
+    switch self {
+    case .signedIn(let s): .success(s)
+    case .requestFailed(let e): .failure(e)
     }
   }
 }

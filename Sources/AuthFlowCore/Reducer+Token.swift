@@ -90,26 +90,23 @@ extension AuthMachine {
   }
 
   /// The answer to the refresh in flight.
-  mutating func handleRefreshResult(_ result: RequestResult, now: Instant, fx: inout [Effect]) {
+  mutating func refreshAnswered(_ answer: RefreshAnswer, now: Instant, fx: inout [Effect]) {
     guard case .refreshing(_, let waiters, let failures)? = user?.token else { return }
-    switch result {
-    case .tokenRefreshed(let idToken, let refreshToken, let expiresIn):
-      user?.session.idToken = idToken
-      user?.session.refreshToken = refreshToken
-      user?.session.expiresAt = now + expiresIn
+    switch answer {
+    case .tokenRefreshed(let tokens):
+      user?.session.idToken = tokens.idToken
+      user?.session.refreshToken = tokens.refreshToken
+      user?.session.expiresAt = tokens.expiresAt
       user?.token = .fresh
       guard let session = user?.session else { return }
       fx.append(.persistSession(session: session))
       fx.append(.scheduleTimer(timer: .tokenRefresh, at: refreshMoment(session, now: now)))
-      Self.deliver(.token(idToken: idToken), to: waiters, &fx)
+      Self.deliver(.token(idToken: tokens.idToken), to: waiters, &fx)
       continueDeletionAfterRefresh(fx: &fx)
     case .requestFailed(let error) where error.kind == .sessionDead:
       signOut(waiterError: error, notification: .sessionExpired, fx: &fx)
-    case .sessionLoaded, .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
-      .credentialAlreadyInUse, .requestFailed, .accountDeleted, .passwordResetSent,
-      .tokenRevoked, .providerUnlinked:
+    case .requestFailed(let error):
       // Anything else keeps the user signed in and retries later, doubling the delay.
-      let error = result.failure
       Self.deliver(.failure(error: error), to: waiters, &fx)
       let delay = policy.backoffDelay(failures: failures + 1, throttled: error.kind == .throttled)
       let until = now + delay
@@ -138,22 +135,34 @@ extension AuthMachine {
     self.user?.cleanupRefreshing = false
   }
 
-  /// The answer to the cleanup's refresh or deletion.
-  mutating func handleCleanupResult(_ result: RequestResult, now: Instant, fx: inout [Effect]) {
-    let refreshing = user?.cleanupRefreshing ?? false
+  /// The answer to the refresh of the migrated anonymous account's token.
+  mutating func cleanupRefreshed(_ answer: RefreshAnswer, now: Instant, fx: inout [Effect]) {
     user?.cleanupRequest = nil
     user?.cleanupRefreshing = false
-    if refreshing, case .tokenRefreshed(let idToken, let refreshToken, let expiresIn) = result {
-      user?.session.pendingCleanup?.idToken = idToken
-      user?.session.pendingCleanup?.refreshToken = refreshToken
-      user?.session.pendingCleanup?.expiresAt = now + expiresIn
+    switch answer {
+    case .tokenRefreshed(let tokens):
+      user?.session.pendingCleanup?.idToken = tokens.idToken
+      user?.session.pendingCleanup?.refreshToken = tokens.refreshToken
+      user?.session.pendingCleanup?.expiresAt = tokens.expiresAt
       persist(&fx)
-      return startCleanupIfDue(now: now, fx: &fx)
+      startCleanupIfDue(now: now, fx: &fx)
+    case .requestFailed(let error):
+      cleanupFailed(error, fx: &fx)
     }
-    if !refreshing, case .accountDeleted = result {
-      return finishCleanup(fx: &fx)
+  }
+
+  /// The answer to the deletion of the migrated anonymous account.
+  mutating func cleanupDeleted(_ answer: DeleteAnswer, fx: inout [Effect]) {
+    user?.cleanupRequest = nil
+    user?.cleanupRefreshing = false
+    switch answer {
+    case .accountDeleted: finishCleanup(fx: &fx)
+    case .requestFailed(let error): cleanupFailed(error, fx: &fx)
     }
-    let error = result.failure
+  }
+
+  /// The cleanup's request failed.
+  private mutating func cleanupFailed(_ error: AuthError, fx: inout [Effect]) {
     if error.kind.isRetryable {
       // Keep the record: the next launch tries again.
       return Self.report(error, &fx)

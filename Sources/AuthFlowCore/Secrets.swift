@@ -57,7 +57,8 @@ extension AuthState: RedactedDescription {}
 extension AuthMachine: RedactedDescription {}
 extension Event: RedactedDescription {}
 extension Intent: RedactedDescription {}
-extension RequestResult: RedactedDescription {}
+extension Answer: RedactedDescription {}
+extension Tokens: RedactedDescription {}
 extension Effect: RedactedDescription {}
 extension TokenResult: RedactedDescription {}
 extension TokenStatus: RedactedDescription {}

@@ -67,25 +67,35 @@ extension Policy {
   }
 }
 
-extension RequestResult {
-  /// The result as the machine may use it: a session or refresh whose times are not usable is
-  /// a protocol violation (`UNEXPECTED_RESPONSE`), and a stored session with such times is
-  /// corrupt. Every other result is unchanged.
-  func validated(now: Instant) -> RequestResult {
+extension Answer {
+  /// The answer as the machine may use it: a session or tokens whose times are not usable (not
+  /// a valid instant, more than 100 years ahead, tokens already expired) are a protocol
+  /// violation (`UNEXPECTED_RESPONSE`), and a stored session with such times is corrupt. Every
+  /// other answer is unchanged.
+  func validated(now: Instant) -> Answer {
+    let unusable = AuthError(
+      code: AuthError.unexpectedResponse.code, message: "expiry out of range")
     switch self {
-    case .signedIn(let s) where !s.hasValidTimes(at: now):
-      return .requestFailed(
-        error: AuthError(code: AuthError.unexpectedResponse.code, message: "expiry out of range"))
-    case .sessionLoaded(let s?) where !s.hasValidTimes(at: now):
-      return .requestFailed(
-        error: AuthError(code: AuthError.corruptSession.code, message: "expiry out of range"))
-    case .tokenRefreshed(_, _, let expiresIn) where !Instant.isValidDuration(expiresIn):
-      return .requestFailed(
-        error: AuthError(
-          code: AuthError.unexpectedResponse.code, message: "expiresIn out of range"))
-    case .sessionLoaded, .providerSucceeded, .providerCancelled, .providerFailed, .signedIn,
-      .credentialAlreadyInUse, .requestFailed, .tokenRefreshed, .accountDeleted,
-      .passwordResetSent, .tokenRevoked, .providerUnlinked:
+    case .signUpAnonymously(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
+      return .signUpAnonymously(id, .requestFailed(error: unusable))
+    case .signUpWithPassword(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
+      return .signUpWithPassword(id, .requestFailed(error: unusable))
+    case .signInWithPassword(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
+      return .signInWithPassword(id, .requestFailed(error: unusable))
+    case .signInWithIdp(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
+      return .signInWithIdp(id, .requestFailed(error: unusable))
+    case .loadSession(let id, .sessionLoaded(let s?)) where !s.hasValidTimes(at: now):
+      return .loadSession(
+        id,
+        .requestFailed(
+          error: AuthError(code: AuthError.corruptSession.code, message: "expiry out of range")))
+    case .refreshToken(let id, .tokenRefreshed(let t))
+    where !t.expiresAt.isValid || t.expiresAt < now
+      || t.expiresAt - now > Instant.longestDuration:
+      return .refreshToken(id, .requestFailed(error: unusable))
+    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
+      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
+      .unlinkProvider:
       return self
     }
   }

@@ -36,7 +36,7 @@
     }
 
     public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-      async -> RequestResult
+      async -> AuthorizeAnswer
     {
       guard provider == .apple else {
         return .providerFailed(
@@ -63,13 +63,13 @@
   final class AppleAuthorizationRun: NSObject {
     let rawNonce: String
     let anchor: ASPresentationAnchor
-    var continuation: CheckedContinuation<RequestResult, Never>?
+    var continuation: CheckedContinuation<AuthorizeAnswer, Never>?
     var controller: ASAuthorizationController?
     var keepAlive: AppleAuthorizationRun?
 
     init(
       rawNonce: String, anchor: ASPresentationAnchor,
-      continuation: CheckedContinuation<RequestResult, Never>
+      continuation: CheckedContinuation<AuthorizeAnswer, Never>
     ) {
       self.rawNonce = rawNonce
       self.anchor = anchor
@@ -88,7 +88,7 @@
       controller.performRequests()
     }
 
-    func finish(_ result: RequestResult) {
+    func finish(_ result: AuthorizeAnswer) {
       continuation?.resume(returning: result)
       continuation = nil
       controller = nil

@@ -5,7 +5,7 @@ import Foundation
 /// request (`providerSucceeded`, `providerCancelled` or `providerFailed`).
 public protocol ProviderConsent: Sendable {
   func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
-    -> RequestResult
+    -> AuthorizeAnswer
 }
 
 /// A random URL-safe token (state, nonce).
@@ -36,7 +36,7 @@ public struct LoopbackConsent: ProviderConsent {
   }
 
   public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-    async -> RequestResult
+    async -> AuthorizeAnswer
   {
     let receiver: LoopbackReceiver
     do {
@@ -102,7 +102,7 @@ public struct DeviceConsent: ProviderConsent {
   }
 
   public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-    async -> RequestResult
+    async -> AuthorizeAnswer
   {
     guard let endpoint = client.provider.deviceAuthorizationEndpoint else {
       return .providerFailed(error: AuthError(code: "DEVICE_FLOW_UNSUPPORTED"))
@@ -151,109 +151,18 @@ public struct DeviceConsent: ProviderConsent {
 /// For apps with their own Google step: an iOS app hands over what the GoogleSignIn SDK
 /// returned (its `idToken` and `accessToken`), or says the user cancelled.
 public struct AppSuppliedConsent: ProviderConsent {
-  let handler: @Sendable (ProviderID, AuthorizationIntent, String?) async -> RequestResult
+  let handler: @Sendable (ProviderID, AuthorizationIntent, String?) async -> AuthorizeAnswer
 
   public init(
-    _ handler: @escaping @Sendable (ProviderID, AuthorizationIntent, String?) async -> RequestResult
+    _ handler:
+      @escaping @Sendable (ProviderID, AuthorizationIntent, String?) async -> AuthorizeAnswer
   ) {
     self.handler = handler
   }
 
   public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-    async -> RequestResult
+    async -> AuthorizeAnswer
   {
     await handler(provider, intent, loginHint)
   }
-}
-
-/// The real interpreter: each provider's consent step, then Firebase over HTTP.
-public struct HTTPInterpreter: AuthInterpreter {
-  public var firebase: FirebaseAPI
-  /// The consent step of each provider the app offers.
-  public var consents: [ProviderID: any ProviderConsent]
-  /// Where a provider's OAuth grant is revoked when its SDK session is disconnected after the
-  /// account was deleted (Google's by default); the token revoked is the last one this
-  /// interpreter received from that provider's consent step in this process.
-  public var revocationEndpoints: [ProviderID: URL]
-  let onSignOut: @Sendable (ProviderID, Bool) async -> Void
-  let grants = Grants()
-
-  /// An interpreter with a consent step per provider; `onSignOut` signs out of a provider's
-  /// SDK (and disconnects it when its second argument is true: the account was deleted).
-  public init(
-    firebase: FirebaseAPI, consents: [ProviderID: any ProviderConsent],
-    revocationEndpoints: [ProviderID: URL] = [
-      .google: URL(string: "https://oauth2.googleapis.com/revoke")!
-    ],
-    onSignOut: @escaping @Sendable (ProviderID, Bool) async -> Void = { _, _ in }
-  ) {
-    self.firebase = firebase
-    self.consents = consents
-    self.revocationEndpoints = revocationEndpoints
-    self.onSignOut = onSignOut
-  }
-
-  /// An interpreter that offers Google alone.
-  public init(
-    firebase: FirebaseAPI, consent: any ProviderConsent,
-    onSignOut: @escaping @Sendable (ProviderID, Bool) async -> Void = { _, _ in }
-  ) {
-    self.init(firebase: firebase, consents: [.google: consent], onSignOut: onSignOut)
-  }
-
-  public func perform(_ request: Request) async -> RequestResult {
-    switch request {
-    case .signUpAnonymously: return await firebase.signUpAnonymously()
-    case .authorize(let provider, let intent, let hint):
-      guard let consent = consents[provider] else {
-        return .providerFailed(
-          error: AuthError(
-            code: "PROVIDER_NOT_CONFIGURED", message: "no consent step for \(provider)"))
-      }
-      let result = await consent.authorize(provider: provider, intent: intent, loginHint: hint)
-      if case .providerSucceeded(let c) = result, let token = c.accessToken {
-        await grants.keep(token, for: provider)
-      }
-      return result
-    case .signInWithIdp(let credential, let linkTo):
-      return await firebase.signInWithIdp(credential, linkTo: linkTo)
-    case .signInWithPassword(let email, let password):
-      return await firebase.signIn(email: email, password: password)
-    case .signUpWithPassword(let email, let password, let linkTo):
-      return await firebase.signUp(email: email, password: password, linkTo: linkTo)
-    case .sendPasswordReset(let email): return await firebase.sendPasswordReset(email: email)
-    case .refreshToken(let token): return await firebase.refresh(token)
-    case .deleteAccount(let token): return await firebase.delete(idToken: token)
-    case .revokeToken(let provider, let code, let idToken):
-      return await firebase.revokeToken(
-        provider: provider, authorizationCode: code, idToken: idToken)
-    case .unlinkProvider(let provider, let idToken):
-      return await firebase.unlink(provider: provider, idToken: idToken)
-    }
-  }
-
-  public func signOut(of provider: ProviderID, revoke: Bool) async {
-    let token = await grants.take(provider)
-    if revoke, let token, let endpoint = revocationEndpoints[provider] {
-      // Best effort: the account is already deleted; a grant left behind is reported by the
-      // provider's own account page, and revoking an already revoked token succeeds.
-      var c = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
-      c?.queryItems = [URLQueryItem(name: "token", value: token)]
-      if let url = c?.url {
-        _ = await firebase.transport.send(
-          HTTPRequest(
-            method: "POST", url: url,
-            headers: ["Content-Type": "application/x-www-form-urlencoded"],
-            timeout: firebase.timeout))
-      }
-    }
-    await onSignOut(provider, revoke)
-  }
-}
-
-/// The last access token each provider's consent step gave, for revocation (memory only).
-actor Grants {
-  private var tokens: [ProviderID: String] = [:]
-  func keep(_ token: String, for provider: ProviderID) { tokens[provider] = token }
-  func take(_ provider: ProviderID) -> String? { tokens.removeValue(forKey: provider) }
 }

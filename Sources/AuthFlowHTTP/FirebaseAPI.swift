@@ -76,23 +76,27 @@ public struct FirebaseAPI: Sendable {
   // MARK: Operations
 
   /// `accounts:signUp` with no email: a new anonymous user.
-  public func signUpAnonymously() async -> RequestResult {
-    await session(from: call("signUp", ["returnSecureToken": true]), anonymous: true)
+  public func signUpAnonymously() async -> SessionAnswer {
+    SessionAnswer(await session(from: call("signUp", ["returnSecureToken": true]), anonymous: true))
   }
 
   /// `accounts:signUp` with email and password; `linkTo` links the current (anonymous) user.
-  public func signUp(email: String, password: String, linkTo: String?) async -> RequestResult {
+  public func signUp(email: String, password: String, linkTo: String?) async -> SessionAnswer {
     var body: [String: Any] = ["email": email, "password": password, "returnSecureToken": true]
     if let linkTo { body["idToken"] = linkTo }
-    return await session(from: call("signUp", body), anonymous: false)
+    return SessionAnswer(await session(from: call("signUp", body), anonymous: false))
   }
 
   /// `accounts:signInWithPassword`.
-  public func signIn(email: String, password: String) async -> RequestResult {
-    await session(
+  public func signIn(email: String, password: String) async -> SignInAnswer {
+    let result = await session(
       from: call(
         "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true]),
       anonymous: false)
+    switch result {
+    case .success(let s): return .signedIn(session: s)
+    case .failure(let e): return .requestFailed(error: e)
+    }
   }
 
   /// `accounts:signInWithIdp` with a provider credential; `linkTo` links the current user.
@@ -104,7 +108,7 @@ public struct FirebaseAPI: Sendable {
   /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
   /// credential Firebase echoes (`oauthIdToken`, `pendingToken`): never with the nonce, whose pair
   /// with the ID token was spent, and never with an ID token that was sent with a nonce.
-  public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> RequestResult {
+  public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
     var post = [("providerId", credential.provider.rawValue)]
     if let t = credential.idToken { post.append(("id_token", t)) }
     if let n = credential.rawNonce { post.append(("nonce", n)) }
@@ -136,17 +140,17 @@ public struct FirebaseAPI: Sendable {
       return .requestFailed(
         error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
     }
-    var signedIn = await session(from: result, anonymous: false)
-    if case .signedIn(var s) = signedIn, let name = credential.fullName {
-      if s.displayName == nil {
+    switch await session(from: result, anonymous: false) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(var s):
+      if let name = credential.fullName, s.displayName == nil {
         // Apple's name arrives once; Firebase may not have kept it: set it, and keep it anyway.
         _ = await call(
           "update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
         s.displayName = name
       }
-      signedIn = .signedIn(session: s)
+      return .signedIn(session: s)
     }
-    return signedIn
   }
 
   /// `{"name":{"firstName":…,"lastName":…}}` (keys sorted, missing parts left out), or nil.
@@ -166,7 +170,7 @@ public struct FirebaseAPI: Sendable {
   /// (`tokenType: CODE`), for an account about to be deleted. The Auth emulator does not
   /// implement it (HTTP 501): that comes back as `REVOCATION_UNSUPPORTED`.
   public func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
-    -> RequestResult
+    -> RevokeAnswer
   {
     let base = endpoints.identityToolkit.deletingLastPathComponent().appendingPathComponent("v2")
     let url = base.appendingPathComponent("accounts:revokeToken")
@@ -189,7 +193,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:update` with `deleteProvider`: what is linked afterwards comes back.
-  public func unlink(provider: ProviderID, idToken: String) async -> RequestResult {
+  public func unlink(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
     switch await call("update", ["idToken": idToken, "deleteProvider": [provider.rawValue]]) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
@@ -206,7 +210,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.
-  public func sendPasswordReset(email: String) async -> RequestResult {
+  public func sendPasswordReset(email: String) async -> ResetAnswer {
     switch await call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": email]) {
     case .success: return .passwordResetSent
     case .failure(let e): return .requestFailed(error: e)
@@ -214,15 +218,16 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:delete`.
-  public func delete(idToken: String) async -> RequestResult {
+  public func delete(idToken: String) async -> DeleteAnswer {
     switch await call("delete", ["idToken": idToken]) {
     case .success: return .accountDeleted
     case .failure(let e): return .requestFailed(error: e)
     }
   }
 
-  /// Secure Token `/v1/token` (form-encoded, as the JS SDK sends it).
-  public func refresh(_ refreshToken: String) async -> RequestResult {
+  /// Secure Token `/v1/token` (form-encoded, as the JS SDK sends it); `expires_in` becomes an
+  /// instant here, when the answer arrives.
+  public func refresh(_ refreshToken: String) async -> RefreshAnswer {
     let url = endpoints.secureToken.appendingPathComponent("token")
     let body = FormEncoding.encode([
       ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
@@ -241,7 +246,8 @@ public struct FirebaseAPI: Sendable {
             code: "UNEXPECTED_RESPONSE",
             message: "token response lacks id_token, refresh_token or a usable expires_in"))
       }
-      return .tokenRefreshed(idToken: idToken, refreshToken: newRefresh, expiresIn: expiresIn)
+      return .tokenRefreshed(
+        Tokens(idToken: idToken, refreshToken: newRefresh, expiresAt: clock() + expiresIn))
     }
   }
 
@@ -285,18 +291,18 @@ public struct FirebaseAPI: Sendable {
   /// address. When the lookup fails, the token's claims are the fallback (the password counted
   /// only when it was the way in).
   func session(from result: Result<[String: Any], AuthError>, anonymous: Bool) async
-    -> RequestResult
+    -> Result<Session, AuthError>
   {
     switch result {
-    case .failure(let e): return .requestFailed(error: e)
+    case .failure(let e): return .failure(e)
     case .success(let json):
       guard let uid = json["localId"] as? String, !uid.isEmpty,
         let idToken = json["idToken"] as? String, !idToken.isEmpty,
         let refreshToken = json["refreshToken"] as? String, !refreshToken.isEmpty,
         let expiresIn = Self.seconds(json["expiresIn"])
       else {
-        return .requestFailed(
-          error: AuthError(
+        return .failure(
+          AuthError(
             code: "UNEXPECTED_RESPONSE",
             message: "sign-in response lacks localId, tokens or a usable expiresIn"))
       }
@@ -316,7 +322,7 @@ public struct FirebaseAPI: Sendable {
         session.email = account.email ?? session.email
         if session.displayName == nil { session.displayName = account.displayName }
       }
-      return .signedIn(session: session)
+      return .success(session)
     }
   }
 
@@ -412,5 +418,15 @@ public enum FirebaseError {
       return .failure(parsed)
     }
     return .failure(AuthError(code: "HTTP_\(response.status)"))
+  }
+}
+
+extension SessionAnswer {
+  /// A sign-in's session, or why there is none.
+  init(_ result: Result<Session, AuthError>) {
+    switch result {
+    case .success(let s): self = .signedIn(session: s)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
   }
 }

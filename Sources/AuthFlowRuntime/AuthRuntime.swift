@@ -148,16 +148,16 @@ public actor AuthRuntime {
     switch effect {
     case .loadSession(let id):
       track {
-        let result: RequestResult
+        let answer: LoadAnswer
         do {
-          result = .sessionLoaded(session: try await self.store.load())
+          answer = .sessionLoaded(session: try await self.store.load())
         } catch let error as SessionStoreError {
-          result = .requestFailed(error: error.authError)
+          answer = .requestFailed(error: error.authError)
         } catch {
-          result = .requestFailed(
+          answer = .requestFailed(
             error: AuthError(code: "STORAGE_UNAVAILABLE", message: "\(error)"))
         }
-        await self.receiveResult(id, result)
+        await self.receive(.answer(.loadSession(id, answer)))
       }
     case .persistSession(let session):
       write { try await $0.save(session) }
@@ -193,31 +193,33 @@ public actor AuthRuntime {
       track { await interpreter.signOut(of: provider, revoke: revoke) }
     case .request(let id, .refreshToken(let token)):
       let interpreter = self.interpreter
-      let request = Request.refreshToken(refreshToken: token)
-      guard let shared = store as? any SharedSessionStore, let session = machine.user?.session,
-        session.refreshToken == token
+      guard let shared = store as? any SharedSessionStore, machine.user?.refreshRequest == id,
+        let session = machine.user?.session
       else {
-        // Not shared, or the migration cleanup's own refresh (the old anonymous account).
-        return track { await self.receiveResult(id, await interpreter.perform(request)) }
+        // Not shared, or the migration cleanup's own refresh (the old anonymous account): told
+        // apart by the request's id, never by its token.
+        return track {
+          await self.receive(.answer(.refreshToken(id, await interpreter.refreshToken(token))))
+        }
       }
       let clock = self.clock
       track {
         // One refresh for every process sharing the store: this one's, or a peer's tokens.
-        let result = await shared.sharedRefresh(
-          of: session, now: { clock.now() }, refresh: { await interpreter.perform(request) })
-        await self.receiveResult(id, result)
+        let refreshed = await shared.sharedRefresh(
+          of: session, now: { clock.now() }, refresh: { await interpreter.refreshToken(token) })
+        await self.receive(.answer(.refreshToken(id, refreshed.answer)), then: refreshed.finish)
       }
     case .request(let id, let request):
       let interpreter = self.interpreter
-      track {
-        let result = await interpreter.perform(request)
-        await self.receiveResult(id, result)
-      }
+      track { await self.receive(.answer(await interpreter.perform(request, id: id))) }
     }
   }
 
-  private func receiveResult(_ id: RequestID, _ result: RequestResult) {
-    receive(.result(requestId: id, result: result))
+  /// Feeds `event`, then runs `finish` once the writes it caused are done (a shared refresh's
+  /// lease is let go after its one write).
+  private func receive(_ event: Event, then finish: @escaping @Sendable () -> Void) {
+    receive(event)
+    write { _ in finish() }
   }
 
   private func timerFired(_ timer: TimerID) {

@@ -49,6 +49,9 @@ public struct FileSessionStore: SharedSessionStore {
   public func save(_ session: Session) async throws {
     try withLock {
       let current = state()
+      // A write that changes nothing is no write: the numbering and the watchers stay still
+      // (a process that took another's refreshed tokens writes what the file already holds).
+      if case .record(let stored?, _) = current, stored == session { return }
       var session = session
       if case .record(let stored?, _) = current, stored.uid == session.uid,
         stored.expiresAt > session.expiresAt
@@ -92,60 +95,57 @@ public struct FileSessionStore: SharedSessionStore {
 
   public func sharedRefresh(
     of session: Session, now: @escaping @Sendable () -> Instant,
-    refresh: @escaping @Sendable () async -> RequestResult
-  ) async -> RequestResult {
+    refresh: @escaping @Sendable () async -> RefreshAnswer
+  ) async -> SharedRefresh {
     // However the lease file reads, waiting for it ends: after `leaseDuration` of waiting this
     // process takes the lease over (its holder is stuck, or the file lies).
     let waitingSince = ContinuousClock.now
     while true {
       // Another process may have refreshed already.
-      if let done = refreshedElsewhere(session, now: now()) { return done }
+      if let done = refreshedElsewhere(session, now: now()) { return SharedRefresh(answer: done) }
       let waited = (ContinuousClock.now - waitingSince).components
       let takeOver =
         Double(waited.seconds) + Double(waited.attoseconds) / 1e18
         >= Instant.clampedDuration(leaseDuration)
       switch (try? acquireLease(now: now(), takeOver: takeOver)) ?? .held {
       case .acquired:
-        defer { try? releaseLease() }
         // Checked again under the lease: a peer may have finished just before.
-        if let done = refreshedElsewhere(session, now: now()) { return done }
-        let result = await refresh()
-        if case .tokenRefreshed(let idToken, let refreshToken, let expiresIn) = result {
-          // Written before the lease is let go, so whoever waits finds the new tokens.
-          try? withLock {
-            guard let record = try readRecord(), var stored = record.session,
-              stored.uid == session.uid
-            else { return }
-            stored.idToken = idToken
-            stored.refreshToken = refreshToken
-            stored.expiresAt = now() + expiresIn
-            try write(stored, after: record.generation)
-          }
+        if let done = refreshedElsewhere(session, now: now()) {
+          try? releaseLease()
+          return SharedRefresh(answer: done)
         }
-        return result
+        let answer = await refresh()
+        // The lease is held until the machine's write of these tokens is done, so whoever
+        // waits finds them in the store.
+        let store = self
+        return SharedRefresh(answer: answer) { try? store.releaseLease() }
       case .held:
         // Someone else is refreshing: wait for their tokens (or for the lease to lapse).
         try? await Task.sleep(nanoseconds: 50_000_000)
-        if Task.isCancelled { return .requestFailed(error: AuthError(code: "CANCELLED")) }
+        if Task.isCancelled {
+          return SharedRefresh(answer: .requestFailed(error: AuthError(code: "CANCELLED")))
+        }
         if case .record(let stored, _) = state(), stored?.uid != session.uid {
           // Signed out, or someone else signed in: the store's watch tells the machine.
-          return .requestFailed(
-            error: AuthError(code: "STORE_CHANGED", message: "another process changed the user"))
+          return SharedRefresh(
+            answer: .requestFailed(
+              error: AuthError(code: "STORE_CHANGED", message: "another process changed the user"))
+          )
         }
       }
     }
   }
 
   /// The same user's newer tokens in the store, as a refresh's answer.
-  func refreshedElsewhere(_ session: Session, now: Instant) -> RequestResult? {
+  func refreshedElsewhere(_ session: Session, now: Instant) -> RefreshAnswer? {
     // Newer means a later expiry: a refresh a second after another may even return the same
     // token string.
     guard let record = try? readRecord(), let stored = record.session,
       stored.uid == session.uid, stored.expiresAt > session.expiresAt, stored.expiresAt > now
     else { return nil }
     return .tokenRefreshed(
-      idToken: stored.idToken, refreshToken: stored.refreshToken,
-      expiresIn: stored.expiresAt - now)
+      Tokens(
+        idToken: stored.idToken, refreshToken: stored.refreshToken, expiresAt: stored.expiresAt))
   }
 
   enum Lease { case acquired, held }

@@ -129,13 +129,31 @@ public protocol SharedSessionStore: SessionStore {
   func watch(_ onChange: @escaping @Sendable (Session?) -> Void) throws -> SessionStoreWatch
 
   /// Runs `refresh` for `session`'s user in one process at a time across every process sharing
-  /// the store, and writes its new tokens before the next one may start. A process that finds
-  /// the user's tokens already refreshed by another (newer than `session`'s) gets those instead
-  /// of refreshing again; one whose peer died mid-refresh takes over. `now` is the caller's clock.
+  /// the store. A process that finds the user's tokens already refreshed by another (newer than
+  /// `session`'s) gets those instead of refreshing again; one whose peer died mid-refresh takes
+  /// over. The store does not write the new tokens itself: the machine's `persistSession` for
+  /// the answer is the one write of the refresh, and the caller calls `finish` once that write
+  /// is done (or when the answer led to none), which lets the next process go. `now` is the
+  /// caller's clock.
   func sharedRefresh(
     of session: Session, now: @escaping @Sendable () -> Instant,
-    refresh: @escaping @Sendable () async -> RequestResult
-  ) async -> RequestResult
+    refresh: @escaping @Sendable () async -> RefreshAnswer
+  ) async -> SharedRefresh
+}
+
+/// The answer of a refresh shared across processes, and what to call once it has been written.
+public struct SharedRefresh: Sendable {
+  /// The refresh's answer (this process's, or tokens another process wrote).
+  public var answer: RefreshAnswer
+  /// Lets other processes refresh (or read these tokens) again; call it once, after the
+  /// answer's write.
+  public let finish: @Sendable () -> Void
+
+  /// An answer and its finish.
+  public init(answer: RefreshAnswer, finish: @escaping @Sendable () -> Void = {}) {
+    self.answer = answer
+    self.finish = finish
+  }
 }
 
 /// Stops watching a store when told to (or when released).

@@ -6,17 +6,28 @@ import AuthFlowCore
 /// ```swift
 /// let interpreter = TestInterpreter()
 /// await interpreter.answer(.signUpAnonymously, with: .signedIn(session: session))
+/// await interpreter.answer(.refreshToken, with: .requestFailed(error: AuthError(code: "NETWORK")))
 /// let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
 /// ```
 ///
-/// A request with nothing queued and no closure is answered
-/// `requestFailed(NOT_SCRIPTED)`, naming the request, so a missing answer shows up as an error
-/// notification rather than a request that never ends.
+/// Each request kind (`Queue`'s static members: `signUpAnonymously`, `authorize`,
+/// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
+/// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`) takes only its own answer
+/// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
+/// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
+/// naming the request, so a missing answer shows up as an error notification rather than a
+/// request that never ends.
 public actor TestInterpreter: AuthInterpreter {
-  private var queued: [Effect.Kind: [RequestResult]] = [:]
-  private var handlers: [Effect.Kind: @Sendable (Request) async -> RequestResult] = [:]
-  private var held: [Effect.Kind: [CheckedContinuation<Void, Never>]] = [:]
-  private var holding: Set<Effect.Kind> = []
+  /// A request kind and the type of answer it takes.
+  public struct Queue<Answer: Sendable>: Sendable {
+    /// The request kind.
+    public let kind: RequestKind
+  }
+
+  private var queued: [RequestKind: [any Sendable]] = [:]
+  private var handlers: [RequestKind: @Sendable (Request) async -> any Sendable] = [:]
+  private var held: [RequestKind: [CheckedContinuation<Void, Never>]] = [:]
+  private var holding: Set<RequestKind> = []
 
   /// Every request performed, in order.
   public private(set) var requests: [Request] = []
@@ -28,49 +39,154 @@ public actor TestInterpreter: AuthInterpreter {
   /// An interpreter with nothing queued.
   public init() {}
 
-  /// Queues `results` for requests of `kind`, answered one per request in order.
-  public func answer(_ kind: Effect.Kind, with results: RequestResult...) {
-    queued[kind, default: []] += results
+  /// Queues `answers` for requests of `queue`'s kind, one per request in order.
+  public func answer<A>(_ queue: Queue<A>, with answers: A...) {
+    queued[queue.kind, default: []] += answers.map { $0 as any Sendable }
   }
 
-  /// Answers every request of `kind` that finds nothing queued by calling `handler`.
-  public func answer(
-    _ kind: Effect.Kind, using handler: @escaping @Sendable (Request) async -> RequestResult
-  ) {
-    handlers[kind] = handler
+  /// Answers every request of `queue`'s kind that finds nothing queued by calling `handler`.
+  public func answer<A>(_ queue: Queue<A>, using handler: @escaping @Sendable (Request) async -> A)
+  {
+    handlers[queue.kind] = { await handler($0) }
   }
 
   /// Holds requests of `kind` unanswered until `release(_:)`: to see what the app shows while
   /// a request is in flight, or to make several callers wait for one refresh.
-  public func hold(_ kind: Effect.Kind) { holding.insert(kind) }
+  public func hold(_ kind: RequestKind) { holding.insert(kind) }
 
   /// Lets the held requests of `kind` (and later ones) go on.
-  public func release(_ kind: Effect.Kind) {
+  public func release(_ kind: RequestKind) {
     holding.remove(kind)
     for c in held.removeValue(forKey: kind) ?? [] { c.resume() }
   }
 
   /// How many requests of `kind` were performed.
-  public func count(_ kind: Effect.Kind) -> Int { requests.filter { $0.kind == kind }.count }
+  public func count(_ kind: RequestKind) -> Int { requests.filter { $0.kind == kind }.count }
 
-  public func perform(_ request: Request) async -> RequestResult {
+  /// The next answer for `request`: queued, from the handler, or `missing`.
+  private func next<A>(_ request: Request, missing: (AuthError) -> A) async -> A {
     requests.append(request)
     let kind = request.kind
     if holding.contains(kind) {
       await withCheckedContinuation { held[kind, default: []].append($0) }
     }
     if var list = queued[kind], !list.isEmpty {
-      let result = list.removeFirst()
+      let first = list.removeFirst()
       queued[kind] = list
-      return result
+      if let a = first as? A { return a }
     }
-    if let handler = handlers[kind] { return await handler(request) }
-    return .requestFailed(
-      error: AuthError(code: "NOT_SCRIPTED", message: "no answer queued for \(kind.rawValue)"))
+    if let handler = handlers[kind], let a = await handler(request) as? A { return a }
+    return missing(
+      AuthError(code: "NOT_SCRIPTED", message: "no answer queued for \(kind.rawValue)"))
+  }
+
+  public func signUpAnonymously() async -> SessionAnswer {
+    await next(.signUpAnonymously) { .requestFailed(error: $0) }
+  }
+
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> AuthorizeAnswer
+  {
+    await next(.authorize(provider: provider, intent: intent, loginHint: loginHint)) {
+      .providerFailed(error: $0)
+    }
+  }
+
+  public func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
+    await next(.signInWithIdp(credential: credential, linkTo: linkTo)) {
+      .requestFailed(error: $0)
+    }
+  }
+
+  public func signInWithPassword(email: String, password: String) async -> SignInAnswer {
+    await next(.signInWithPassword(email: email, password: password)) {
+      .requestFailed(error: $0)
+    }
+  }
+
+  public func signUpWithPassword(email: String, password: String, linkTo: String?) async
+    -> SessionAnswer
+  {
+    await next(.signUpWithPassword(email: email, password: password, linkTo: linkTo)) {
+      .requestFailed(error: $0)
+    }
+  }
+
+  public func sendPasswordReset(email: String) async -> ResetAnswer {
+    await next(.sendPasswordReset(email: email)) { .requestFailed(error: $0) }
+  }
+
+  public func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
+    await next(.refreshToken(refreshToken: refreshToken)) { .requestFailed(error: $0) }
+  }
+
+  public func deleteAccount(idToken: String) async -> DeleteAnswer {
+    await next(.deleteAccount(idToken: idToken)) { .requestFailed(error: $0) }
+  }
+
+  public func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
+    -> RevokeAnswer
+  {
+    await next(
+      .revokeToken(provider: provider, authorizationCode: authorizationCode, idToken: idToken)
+    ) { .requestFailed(error: $0) }
+  }
+
+  public func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
+    await next(.unlinkProvider(provider: provider, idToken: idToken)) {
+      .requestFailed(error: $0)
+    }
   }
 
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
   }
+}
+
+extension TestInterpreter.Queue where Answer == SessionAnswer {
+  /// `signUpAnonymously`.
+  public static var signUpAnonymously: Self { Self(kind: .signUpAnonymously) }
+  /// `signUpWithPassword`.
+  public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
+}
+
+extension TestInterpreter.Queue where Answer == AuthorizeAnswer {
+  /// A provider's consent step (`authorize`, Google's included).
+  public static var authorize: Self { Self(kind: .authorize) }
+}
+
+extension TestInterpreter.Queue where Answer == IdPAnswer {
+  /// `signInWithIdp`.
+  public static var signInWithIdp: Self { Self(kind: .signInWithIdp) }
+}
+
+extension TestInterpreter.Queue where Answer == SignInAnswer {
+  /// `signInWithPassword`.
+  public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
+}
+
+extension TestInterpreter.Queue where Answer == ResetAnswer {
+  /// `sendPasswordReset`.
+  public static var sendPasswordReset: Self { Self(kind: .sendPasswordReset) }
+}
+
+extension TestInterpreter.Queue where Answer == RefreshAnswer {
+  /// `refreshToken`.
+  public static var refreshToken: Self { Self(kind: .refreshToken) }
+}
+
+extension TestInterpreter.Queue where Answer == DeleteAnswer {
+  /// `deleteAccount`.
+  public static var deleteAccount: Self { Self(kind: .deleteAccount) }
+}
+
+extension TestInterpreter.Queue where Answer == RevokeAnswer {
+  /// `revokeToken`.
+  public static var revokeToken: Self { Self(kind: .revokeToken) }
+}
+
+extension TestInterpreter.Queue where Answer == UnlinkAnswer {
+  /// `unlinkProvider`.
+  public static var unlinkProvider: Self { Self(kind: .unlinkProvider) }
 }

@@ -7,7 +7,7 @@ public struct LiveRunner {
   /// What came back, in order: the effect's name, the result, and when it was delivered.
   public struct Recorded: Sendable {
     public var name: String
-    public var result: RequestResult
+    public var result: Answer
     public var at: Instant
   }
 
@@ -50,8 +50,8 @@ public struct LiveRunner {
         }
         // A live run starts with an empty store; everything else goes to the world.
         let result =
-          if let request = effect.asRequest { await interpreter.perform(request) } else {
-            RequestResult.sessionLoaded(session: nil)
+          if let request = effect.asRequest { await interpreter.perform(request, id: id) } else {
+            Answer.loadSession(id, .sessionLoaded(session: nil))
           }
         recorded.append(Recorded(name: effect.name, result: result, at: runner.now))
         problems += runner.act(

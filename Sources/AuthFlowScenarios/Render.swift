@@ -37,8 +37,8 @@ public enum Render {
   public static func event(_ event: Event, _ redactor: Redactor) -> String {
     switch event {
     case .intent(let intent): return tagged(JSONValue.encoding(intent), redactor)
-    case .result(let id, let result):
-      return "#\(id) " + tagged(JSONValue.encoding(result), redactor)
+    case .answer(let answer):
+      return "#\(answer.id) " + tagged(ScenarioEncoding.result(answer), redactor)
     case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
     case .persistFailed(let error): return "persistFailed(\(error.code))"
     case .storeChanged(let session):
@@ -64,12 +64,14 @@ public enum Render {
     case .send(let intent): return "send " + tagged(JSONValue.encoding(intent), redactor)
     case .respond(let to, let id, let with):
       return "respond to \(to)\(id.map { " #\($0)" } ?? "") with "
-        + tagged(JSONValue.encoding(with.result), redactor)
+        + tagged(ScenarioEncoding.result(with.answer), redactor)
     case .fire(let timer): return "fire \(timer.rawValue)"
     case .advance(let seconds): return "advance \(JSONValue.format(seconds))s"
     case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"
     case .storeChanged(let t):
-      if case .sessionLoaded(let s?) = t.result { return "storeChanged (uid \(s.uid))" }
+      if case .loadSession(_, .sessionLoaded(let s?)) = t.answer {
+        return "storeChanged (uid \(s.uid))"
+      }
       return "storeChanged (cleared)"
     }
   }

@@ -18,6 +18,9 @@ public struct Scenario: Sendable {
   public var allowPending: Bool
   /// Whether script entries may be left unused at the end (under strict rules).
   public var allowUnused: Bool
+  /// Whether the file answers requests with another kind's results on purpose (a broken
+  /// interpreter); each is replayed as the request's `UNEXPECTED_RESPONSE` without a warning.
+  public var allowWrongKinds: Bool
   /// Strict rules for this file: an unused script entry, or a `respond` to a request that was
   /// never issued, fails the scenario instead of printing a warning.
   public var strict: Bool
@@ -28,8 +31,10 @@ public struct Scenario: Sendable {
   public init(
     name: String, description: String = "", clock: Instant = Instant(0), policy: Policy = Policy(),
     script: [String: [ScriptEntry]] = [:], steps: [Step], allowPending: Bool = false,
-    allowUnused: Bool = false, strict: Bool = false, file: String = ""
+    allowUnused: Bool = false, allowWrongKinds: Bool = false, strict: Bool = false,
+    file: String = ""
   ) {
+    self.allowWrongKinds = allowWrongKinds
     self.name = name
     self.description = description
     self.clock = clock
@@ -55,49 +60,62 @@ public enum ScriptEntry: Equatable, Sendable {
   case persistFailed(AuthError)
 }
 
-/// A result as written in a scenario: a session's `expiresIn` counts from delivery.
+/// An answer as written in a scenario: a session's or tokens' `expiresIn` counts from delivery,
+/// and the request id is the runner's to fill in.
 public struct ResultTemplate: Equatable, Sendable {
-  /// The result, with any session expiry relative to t=0 when `relativeExpiry` is set.
-  public var result: RequestResult
-  /// True when the session's `expiresAt` holds seconds to add to the delivery time.
+  /// The answer (its request id a placeholder), with any expiry relative to t=0 when
+  /// `relativeExpiry` is set.
+  public var answer: Answer
+  /// True when the expiries hold seconds to add to the delivery time.
   public var relativeExpiry: Bool
   /// `sessionLoaded` with `"session": "stored"`: whatever the runner's store holds.
   public var fromStore = false
+  /// When the file answered a request with a result of another kind (a broken interpreter, on
+  /// purpose): that result's name. The answer is then the request's own failure,
+  /// `UNEXPECTED_RESPONSE`.
+  public var wrongKind: String?
 
   /// Creates a template.
-  public init(_ result: RequestResult, relativeExpiry: Bool = false) {
-    self.result = result
+  public init(_ answer: Answer, relativeExpiry: Bool = false) {
+    self.answer = answer
     self.relativeExpiry = relativeExpiry
   }
 
-  /// The result as delivered at `now` in answer to `request`: relative expiries become
-  /// absolute, and a credential that names no provider takes the request's.
+  /// The answer as delivered at `now` to request `id` of kind `kind` (the request itself when
+  /// it is known): relative expiries become absolute, a credential that names no provider
+  /// takes the request's, and an answer of another kind than the request's is that request's
+  /// `UNEXPECTED_RESPONSE` (what any interpreter boundary makes of a broken answer).
   public func materialize(
-    now: Instant, answering request: Request? = nil, store: Session? = nil
-  ) -> RequestResult {
-    if fromStore { return .sessionLoaded(session: store) }
-    var result = self.result
-    if relativeExpiry {
-      switch result {
-      case .signedIn(var s):
-        s.expiresAt = now + s.expiresAt.seconds
-        result = .signedIn(session: s)
-      case .sessionLoaded(var s?):
-        s.expiresAt = now + s.expiresAt.seconds
-        result = .sessionLoaded(session: s)
-      default: break
-      }
+    now: Instant, id: RequestID, kind: RequestKind? = nil, answering request: Request? = nil,
+    store: Session? = nil
+  ) -> Answer {
+    if fromStore { return .loadSession(id, .sessionLoaded(session: store)) }
+    let kind = kind ?? request?.kind ?? answer.kind
+    guard kind == answer.kind else {
+      return Answer.failed(
+        kind, id,
+        AuthError(
+          code: AuthError.unexpectedResponse.code,
+          message: "\(kind.rawValue) answered with \(answer.outcomeName)"))
     }
-    guard let provider = request.flatMap(Self.provider(of:)) else { return result }
-    switch result {
-    case .providerSucceeded(var c) where c.provider == .unspecified:
-      c.provider = provider
-      return .providerSucceeded(credential: c)
-    case .credentialAlreadyInUse(var c, let email) where c.provider == .unspecified:
-      c.provider = provider
-      return .credentialAlreadyInUse(credential: c, email: email)
-    default: return result
-    }
+    let provider = request.flatMap(Self.provider(of:))
+    return answer.rebuilt(
+      id: id,
+      session: { s in
+        var s = s
+        if relativeExpiry { s.expiresAt = now + s.expiresAt.seconds }
+        return s
+      },
+      tokens: { t in
+        var t = t
+        if relativeExpiry { t.expiresAt = now + t.expiresAt.seconds }
+        return t
+      },
+      credential: { c in
+        var c = c
+        if c.provider == .unspecified, let provider { c.provider = provider }
+        return c
+      })
   }
 
   /// The provider a request is about, if any.
@@ -109,6 +127,60 @@ public struct ResultTemplate: Equatable, Sendable {
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount:
       nil
+    }
+  }
+}
+
+extension Answer {
+  /// The failure of a request of `kind` (`providerFailed` for a consent step).
+  public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
+    switch kind {
+    case .loadSession: .loadSession(id, .requestFailed(error: e))
+    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
+    case .authorize: .authorize(id, .providerFailed(error: e))
+    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
+    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
+    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
+    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
+    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
+    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
+    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
+    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
+    }
+  }
+
+  /// The same answer for request `id`, its sessions, tokens and credentials passed through the
+  /// given functions.
+  func rebuilt(
+    id: RequestID, session: (Session) -> Session, tokens: (Tokens) -> Tokens,
+    credential: (IdPCredential) -> IdPCredential
+  ) -> Answer {
+    switch self {
+    case .loadSession(_, .sessionLoaded(let s?)):
+      .loadSession(id, .sessionLoaded(session: session(s)))
+    case .loadSession(_, let a): .loadSession(id, a)
+    case .signUpAnonymously(_, .signedIn(let s)):
+      .signUpAnonymously(id, .signedIn(session: session(s)))
+    case .signUpAnonymously(_, let a): .signUpAnonymously(id, a)
+    case .authorize(_, .providerSucceeded(let c)):
+      .authorize(id, .providerSucceeded(credential: credential(c)))
+    case .authorize(_, let a): .authorize(id, a)
+    case .signInWithIdp(_, .signedIn(let s)): .signInWithIdp(id, .signedIn(session: session(s)))
+    case .signInWithIdp(_, .credentialAlreadyInUse(let c, let email)):
+      .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
+    case .signInWithIdp(_, let a): .signInWithIdp(id, a)
+    case .signInWithPassword(_, .signedIn(let s)):
+      .signInWithPassword(id, .signedIn(session: session(s)))
+    case .signInWithPassword(_, let a): .signInWithPassword(id, a)
+    case .signUpWithPassword(_, .signedIn(let s)):
+      .signUpWithPassword(id, .signedIn(session: session(s)))
+    case .signUpWithPassword(_, let a): .signUpWithPassword(id, a)
+    case .sendPasswordReset(_, let a): .sendPasswordReset(id, a)
+    case .refreshToken(_, .tokenRefreshed(let t)): .refreshToken(id, .tokenRefreshed(tokens(t)))
+    case .refreshToken(_, let a): .refreshToken(id, a)
+    case .deleteAccount(_, let a): .deleteAccount(id, a)
+    case .revokeToken(_, let a): .revokeToken(id, a)
+    case .unlinkProvider(_, let a): .unlinkProvider(id, a)
     }
   }
 }

@@ -5,7 +5,7 @@ extension Scenario {
   /// The top-level keys of a scenario file.
   public static let topLevelKeys = [
     "$schema", "name", "description", "clock", "config", "script", "steps", "allowPending",
-    "allowUnused", "strict",
+    "allowUnused", "allowWrongKinds", "strict",
   ]
 
   /// Loads and checks a scenario file.
@@ -99,6 +99,7 @@ extension JSONReader {
       policy: policy, script: script, steps: steps,
       allowPending: try bool(f["allowPending"], "allowPending", default: false),
       allowUnused: try bool(f["allowUnused"], "allowUnused", default: false),
+      allowWrongKinds: try bool(f["allowWrongKinds"], "allowWrongKinds", default: false),
       strict: try bool(f["strict"], "strict", default: false), file: file)
   }
 
@@ -143,11 +144,14 @@ extension JSONReader {
     }
     if value == .string("pending") { return .pending }
     if case .string(let s) = value,
-      RequestResult.Kind(rawValue: s).map({ !Vocabulary.fields($0).isEmpty }) ?? true
+      AnswerName(rawValue: s).map({ !Vocabulary.fields($0).isEmpty }) ?? true
     {
       throw fail(p, "unknown script entry \"\(s)\"; use \"pending\" or a result object")
     }
-    return .answer(try result(value, p))
+    guard let kind = Vocabulary.requestKind(effect) else {
+      throw fail(p, "\"\(effect)\" is not a request effect")
+    }
+    return .answer(try result(value, p, kind: kind))
   }
 
   /// The step actions, as an error message lists them.
@@ -182,13 +186,18 @@ extension JSONReader {
             + Suggest.hint(for: to, among: Vocabulary.requestEffects))
       }
       let id = try r["requestId"].map { RequestID(try integer($0, join(rp, "requestId"))) }
-      action = .respond(to: to, requestId: id, with: try result(r["with"]!, join(rp, "with")))
+      guard let kind = Vocabulary.requestKind(to) else {
+        throw fail(join(rp, "to"), "\"\(to)\" is not a request effect")
+      }
+      action = .respond(
+        to: to, requestId: id, with: try result(r["with"]!, join(rp, "with"), kind: kind))
     case "fire":
       action = .fire(try enumValue(f["fire"], join(p, "fire"), TimerID.self))
     case "storeChanged":
       // The same fields as a sessionLoaded result: {"session": {…} or null}.
       let template = try result(
-        .object([("sessionLoaded", f["storeChanged"]!)]), join(p, "storeChanged"))
+        .object([("sessionLoaded", f["storeChanged"]!)]), join(p, "storeChanged"),
+        kind: .loadSession)
       action = .storeChanged(template)
     case "relaunch":
       let rp = join(p, "relaunch")

@@ -7,19 +7,18 @@ public enum ScenarioEncoding {
     readable(JSONValue.encoding(intent))
   }
 
-  /// A result as a `with` value (sessions with `expiresAt` in ISO 8601).
-  public static func result(_ result: RequestResult) -> JSONValue {
-    var json = readable(JSONValue.encoding(result))
-    if case .sessionLoaded(nil) = result {
-      json = .object([("sessionLoaded", .object([("session", .null)]))])
+  /// An answer as a `with` value (sessions with `expiresAt` in ISO 8601).
+  public static func result(_ answer: Answer) -> JSONValue {
+    if case .loadSession(_, .sessionLoaded(nil)) = answer {
+      return .object([("sessionLoaded", .object([("session", .null)]))])
     }
-    return json
+    return readable(JSONValue.encoding(answer.outcome))
   }
 
   /// A session (or none) as a `storeChanged` value: `{"session": …}`.
   public static func storeChanged(_ session: Session?) -> JSONValue {
     guard let session else { return .object([("session", .null)]) }
-    if case .object(let outer) = result(.sessionLoaded(session: session)),
+    if case .object(let outer) = result(.loadSession(0, .sessionLoaded(session: session))),
       let inner = outer.first?.value
     {
       return inner

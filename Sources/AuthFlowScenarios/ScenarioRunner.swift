@@ -60,7 +60,7 @@ public struct ScenarioRunner {
   public private(set) var now: Instant
   private(set) var interpreter: ScriptedInterpreter
   /// Every request issued so far, by id (to name them when a `respond` names another).
-  private var issued: [(id: RequestID, name: String)] = []
+  private var issued: [(id: RequestID, name: String, kind: RequestKind)] = []
   private var timers: [TimerID: Instant] = [:]
   private var pending: [(name: String, requestId: RequestID, effect: Effect)] = []
   private var transitions: [Transition] = []
@@ -84,6 +84,10 @@ public struct ScenarioRunner {
   public var checkInvariants = true
   /// Strict rules: a `respond` to a request never issued is a failure, not a warning.
   public var strict = false
+  /// Whether answers of the wrong kind are on purpose (no warning; see `Scenario`).
+  public var allowWrongKinds = false
+  /// Problems of the current step that only strict rules make failures.
+  private var strictProblems: [String] = []
   /// Warnings so far (lenient rules).
   public private(set) var warnings: [String] = []
   /// The most events one step may cause before the runner calls it a livelock.
@@ -106,6 +110,7 @@ public struct ScenarioRunner {
   ) -> ScenarioReport {
     var runner = ScenarioRunner(scenario: scenario, redactor: redactor)
     runner.strict = strict || scenario.strict
+    runner.allowWrongKinds = scenario.allowWrongKinds
     var failure: StepFailure? = nil
     var stepsRun = 0
     for (i, step) in scenario.steps.enumerated() {
@@ -182,10 +187,11 @@ public struct ScenarioRunner {
       }
       let request = pending.first { $0.requestId == id }?.effect.asRequest
       pending.removeAll { $0.requestId == id }
-      let result = template.materialize(now: now, answering: request, store: store)
-      if !process(.result(requestId: id, result: result)) {
-        problems.append(livelock)
-      }
+      let kind = issued.first { $0.id == id }?.kind ?? Vocabulary.requestKind(to)
+      noteWrongKind(template, "respond to \(to) #\(id)")
+      let answer = template.materialize(
+        now: now, id: id, kind: kind, answering: request, store: store)
+      if !process(.answer(answer)) { problems.append(livelock) }
     case .fire(let timer):
       timers[timer] = nil
       if !process(.timerFired(timer: timer)) { problems.append(livelock) }
@@ -195,16 +201,17 @@ public struct ScenarioRunner {
         return ["no pending \"\(to)\" request to respond to (pending: \(waiting))"]
       }
       let answered = pending.remove(at: i)
-      let result = template.materialize(
-        now: now, answering: answered.effect.asRequest, store: store)
-      if !process(.result(requestId: answered.requestId, result: result)) {
-        problems.append(livelock)
-      }
+      noteWrongKind(template, "respond to \(to)")
+      let answer = template.materialize(
+        now: now, id: answered.requestId, kind: answered.effect.requestKind,
+        answering: answered.effect.asRequest, store: store)
+      if !process(.answer(answer)) { problems.append(livelock) }
     case .storeChanged(let template):
       // Another process wrote the store: the store model takes it, and so does the machine.
-      guard case .sessionLoaded(let session) = template.materialize(now: now, store: store) else {
-        break
-      }
+      guard
+        case .loadSession(_, .sessionLoaded(let session)) = template.materialize(
+          now: now, id: 0, kind: .loadSession, store: store)
+      else { break }
       store = session
       storeKnown = true
       if !process(.storeChanged(session: session)) { problems.append(livelock) }
@@ -240,10 +247,22 @@ public struct ScenarioRunner {
 
   /// Ends the step: invariant problems seen during it, then its expectations.
   public mutating func endStep(_ expect: Expectation?) -> [String] {
-    var problems = invariantProblems
+    var problems = invariantProblems + strictProblems
     invariantProblems.removeAll()
+    strictProblems.removeAll()
     if let expect { problems += check(expect) }
     return problems
+  }
+
+  /// A scripted answer of another request kind: a warning (a failure under strict rules)
+  /// unless the file says it does this on purpose.
+  private mutating func noteWrongKind(_ template: ResultTemplate, _ place: String) {
+    guard let name = template.wrongKind, !allowWrongKinds else { return }
+    let problem =
+      "\(place): \(name) is not an answer this request can get; it is replayed as "
+      + "requestFailed UNEXPECTED_RESPONSE (a broken interpreter). Use the request's own "
+      + "answers, or set \"allowWrongKinds\": true if this is on purpose"
+    if strict { strictProblems.append(problem) } else { warnings.append(problem) }
   }
 
   private var livelock: String {
@@ -277,7 +296,7 @@ public struct ScenarioRunner {
           "\($0) (at \(Render.event(event, redactor)) in \(from))"
         }
       }
-      if !storeKnown, case .result(_, .sessionLoaded(let s)) = event {
+      if !storeKnown, case .answer(.loadSession(_, .sessionLoaded(let s))) = event {
         store = s  // What the first launch found in the store.
         storeKnown = true
       }
@@ -309,11 +328,15 @@ public struct ScenarioRunner {
     case .signOutProvider, .deliverIDToken, .notify:
       break
     case .loadSession(let id), .request(let id, _):
-      issued.append((id, effect.name))
+      let kind = effect.requestKind ?? .loadSession
+      issued.append((id, effect.name, kind))
       switch interpreter.next(for: effect) {
       case .answer(let template)?:
-        let result = template.materialize(now: now, answering: effect.asRequest, store: store)
-        queue.append(.result(requestId: id, result: result))
+        noteWrongKind(template, "script.\(effect.name)")
+        queue.append(
+          .answer(
+            template.materialize(
+              now: now, id: id, kind: kind, answering: effect.asRequest, store: store)))
       case .pending?, nil, .written?, .persistFailed?:
         pending.append((effect.name, id, effect))
       }

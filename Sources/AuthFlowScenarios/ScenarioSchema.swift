@@ -130,10 +130,10 @@ public enum ScenarioSchema {
         },
         "result": {
           "oneOf": [
-            { "enum": \#(names(bare(RequestResult.Kind.allCases, Vocabulary.fields))) },
+            { "enum": \#(names(bare(AnswerName.allCases, Vocabulary.fields))) },
             { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1,
               "properties": {
-                \#(tagged(RequestResult.Kind.allCases, Vocabulary.fields))
+                \#(tagged(AnswerName.allCases, Vocabulary.fields))
               }
             }
           ]

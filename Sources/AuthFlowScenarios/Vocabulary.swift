@@ -18,6 +18,14 @@ public struct FieldSpec: Sendable, Equatable {
   }
 }
 
+/// The name of an answer in a scenario file: the case names of the core's answer types (a test
+/// keeps the two in step). Which request kinds each answers is `Vocabulary.answers(for:)`.
+public enum AnswerName: String, Hashable, Sendable, CaseIterable {
+  case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
+  case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
+  case tokenRevoked, providerUnlinked
+}
+
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
 /// each); this file adds only each name's fields, by an exhaustive switch over the kinds.
 public enum Vocabulary {
@@ -47,7 +55,7 @@ public enum Vocabulary {
   }
 
   /// The fields of a result.
-  public static func fields(_ kind: RequestResult.Kind) -> [FieldSpec] {
+  public static func fields(_ kind: AnswerName) -> [FieldSpec] {
     switch kind {
     case .sessionLoaded:
       [
@@ -70,7 +78,11 @@ public enum Vocabulary {
     case .tokenRefreshed:
       [
         FieldSpec("idToken", string), FieldSpec("refreshToken", string),
-        FieldSpec("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
+        .optional("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
+        .optional(
+          "expiresAt",
+          ##"{ "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] }"##
+        ),
       ]
     }
   }
@@ -117,7 +129,7 @@ public enum Vocabulary {
   }
 
   /// Result names and their fields.
-  public static let results: [(name: String, fields: [String])] = RequestResult.Kind.allCases.map {
+  public static let results: [(name: String, fields: [String])] = AnswerName.allCases.map {
     ($0.rawValue, fields($0).map(\.name))
   }
 
@@ -129,6 +141,28 @@ public enum Vocabulary {
   /// Notification names and their fields.
   public static let notifications: [(name: String, fields: [String])] =
     AuthNotification.Kind.allCases.map { ($0.rawValue, fields($0)) }
+
+  /// The answers a request of `kind` can get (a failure is spelled `requestFailed` or, for a
+  /// consent step, `providerFailed`: files may use either for any request).
+  public static func answers(for kind: RequestKind) -> [AnswerName] {
+    switch kind {
+    case .loadSession: [.sessionLoaded, .requestFailed]
+    case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
+    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword: [.signedIn, .requestFailed]
+    case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .requestFailed]
+    case .refreshToken: [.tokenRefreshed, .requestFailed]
+    case .sendPasswordReset: [.passwordResetSent, .requestFailed]
+    case .deleteAccount: [.accountDeleted, .requestFailed]
+    case .revokeToken: [.tokenRevoked, .requestFailed]
+    case .unlinkProvider: [.providerUnlinked, .requestFailed]
+    }
+  }
+
+  /// The request kind an effect name (a script key, a `respond`'s `to`) stands for.
+  public static func requestKind(_ effectName: String) -> RequestKind? {
+    effectName == Effect.Kind.authorizeWithGoogle.rawValue
+      ? .authorize : RequestKind(rawValue: effectName)
+  }
 
   /// Effects that are requests, answered from the script.
   public static let requestEffects = Effect.Kind.allCases.filter(\.isRequest).map(\.rawValue)

@@ -1,4 +1,5 @@
 import AuthFlowCore
+import AuthFlowScenarios
 
 /// An abstract move, resolved against a concrete world: the model checker enumerates these, the
 /// property tests draw them at random, and shrinking drops them without breaking request ids.
@@ -134,17 +135,17 @@ public enum Alphabet {
       case .providerFlow(let f):
         kind =
           f.credential == nil
-          ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).kind
+          ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).effectKind
           : .signInWithIdp
       case .migrating(let m):
         kind =
           m.credential == nil
-          ? Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).kind
+          ? Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).effectKind
           : .signInWithIdp
       case .deletingAccount(let d):
         switch d.step {
         case .authorizing(let p):
-          kind = Request.authorize(provider: p, intent: .reauthenticate, loginHint: nil).kind
+          kind = Request.authorize(provider: p, intent: .reauthenticate, loginHint: nil).effectKind
         case .reauthenticating: kind = .signInWithIdp
         case .revoking: kind = .revokeToken
         case .deleting: kind = .deleteAccount
@@ -175,12 +176,13 @@ public enum Alphabet {
       guard let answers = answers(for: family, in: &world) else { return nil }
       return answers.event(i)
     case .stale:
-      return .respond(to: Effect.Kind.signInWithIdp.rawValue, requestId: 0, with: .accountDeleted)
+      return .respond(
+        to: Effect.Kind.deleteAccount.rawValue, with: .deleteAccount(0, .accountDeleted))
     case .replay(let k, let i):
       guard !world.issued.isEmpty else { return nil }
       let request = world.issued[world.issued.count - 1 - k % world.issued.count]
-      let options = results(request.name, in: &world)
-      return .respond(to: request.name, requestId: request.id, with: options[i % options.count])
+      let options = results(request.name, id: request.id, in: &world)
+      return .respond(to: request.name, with: options[i % options.count])
     case .advanceToTimer:
       guard let (_, at) = world.timers.earliest() else { return nil }
       return .advance(max(0, at - world.now))
@@ -230,7 +232,7 @@ public enum Alphabet {
     var w = world
     guard let answers = answers(for: .flow, in: &w) else { return [] }
     return answers.results.indices.filter {
-      if case .credentialAlreadyInUse = answers.results[$0] { return true }
+      if case .signInWithIdp(_, .credentialAlreadyInUse) = answers.results[$0] { return true }
       return false
     }
   }
@@ -240,10 +242,10 @@ public enum Alphabet {
   public struct Answers: Sendable {
     public var name: String
     public var requestId: RequestID
-    public var results: [RequestResult]
+    public var results: [Answer]
 
     public func event(_ i: Int) -> WorldEvent {
-      .respond(to: name, requestId: requestId, with: results[i % results.count])
+      .respond(to: name, with: results[i % results.count])
     }
   }
 
@@ -252,7 +254,7 @@ public enum Alphabet {
     guard let id = Invariants.awaited(world.machine)[family],
       let name = effectName(family, world.machine)
     else { return nil }
-    return Answers(name: name, requestId: id, results: results(name, in: &world))
+    return Answers(name: name, requestId: id, results: results(name, id: id, in: &world))
   }
 
   static let errors: [String: [String]] = [
@@ -297,8 +299,8 @@ public enum Alphabet {
     return (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + 1
   }
 
-  /// The results an interpreter may give a request of this effect, built with fresh tokens.
-  public static func results(_ name: String, in world: inout World) -> [RequestResult] {
+  /// The answers an interpreter may give request `id` of this effect, built with fresh tokens.
+  public static func results(_ name: String, id: RequestID, in world: inout World) -> [Answer] {
     let now = world.now
     let current = world.machine.user?.session
     var provider = ProviderID.google
@@ -320,92 +322,106 @@ public enum Alphabet {
         email: anonymous ? nil : "mike@example.com", idToken: world.fresh("id-"),
         refreshToken: world.fresh("rt-"), expiresAt: now + expiresIn, pendingCleanup: cleanup)
     }
-    var out: [RequestResult]
+    guard let kind = Vocabulary.requestKind(name) else { return [] }
+    func failed(_ code: String) -> Answer { .failed(kind, id, AuthError(code: code)) }
     if let uid = current?.uid, world.history.deleted.contains(uid),
       ["refreshToken", "deleteAccount", "revokeToken", "unlinkProvider"].contains(name)
     {
       // The server deleted this account (the machine may not know: a relaunch lost the write
       // that said so): it answers as Firebase does for a deleted user.
-      return [
-        .requestFailed(error: AuthError(code: "USER_NOT_FOUND")),
-        .requestFailed(error: AuthError(code: "NETWORK")),
-      ]
+      return [failed("USER_NOT_FOUND"), failed("NETWORK")]
     }
-    switch name {
-    case "loadSession" where world.storeKnown:
+    var out: [Answer]
+    switch kind {
+    case .loadSession where world.storeKnown:
       // A relaunch reads what the last process left.
-      out = [.sessionLoaded(session: world.store)]
-    case "loadSession":
-      out = [
-        .sessionLoaded(session: nil),
-        .sessionLoaded(session: session("anon-1", anonymous: true, providers: [])),
-        .sessionLoaded(session: session("user-1")),
-        .sessionLoaded(session: session("user-1", expiresIn: 100)),
-        .sessionLoaded(
-          session: session(
-            "user-1",
-            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: false))
-        ),
-        .sessionLoaded(
-          session: session(
-            "user-1",
-            cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: true))),
-        .sessionLoaded(session: session("user-4", providers: ["apple.com", "google.com"])),
-        .sessionLoaded(
-          session: {
-            var s = session("user-4", providers: ["apple.com"])
-            s.pendingDeletion = DeletionRecord(revoked: [.apple], deleting: true)
-            return s
-          }()),
+      out = [.loadSession(id, .sessionLoaded(session: world.store))]
+    case .loadSession:
+      let sessions: [Session?] = [
+        nil, session("anon-1", anonymous: true, providers: []), session("user-1"),
+        session("user-1", expiresIn: 100),
+        session(
+          "user-1",
+          cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: false)),
+        session(
+          "user-1",
+          cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: true)),
+        session("user-4", providers: ["apple.com", "google.com"]),
+        {
+          var s = session("user-4", providers: ["apple.com"])
+          s.pendingDeletion = DeletionRecord(revoked: [.apple], deleting: true)
+          return s
+        }(),
       ]
-    case "signUpAnonymously":
-      out = [.signedIn(session: session("anon-1", anonymous: true, providers: []))]
-    case "authorizeWithGoogle", "authorize":
+      out = sessions.map { .loadSession(id, .sessionLoaded(session: $0)) }
+    case .signUpAnonymously:
+      out = [
+        .signUpAnonymously(
+          id, .signedIn(session: session("anon-1", anonymous: true, providers: [])))
+      ]
+    case .authorize:
       // A provider with a single-use nonce gets a fresh nonce and authorization code each time.
       out = [
-        .providerSucceeded(
-          credential: IdPCredential(
-            provider: provider, idToken: world.fresh("g-"),
-            rawNonce: singleUse ? world.fresh("n-") : nil,
-            authorizationCode: singleUse ? world.fresh("c-") : nil, email: "mike@example.com")),
-        .providerCancelled, .providerFailed(error: AuthError(code: "access_denied")),
+        .authorize(
+          id,
+          .providerSucceeded(
+            credential: IdPCredential(
+              provider: provider, idToken: world.fresh("g-"),
+              rawNonce: singleUse ? world.fresh("n-") : nil,
+              authorizationCode: singleUse ? world.fresh("c-") : nil, email: "mike@example.com"))),
+        .authorize(id, .providerCancelled),
+        .authorize(id, .providerFailed(error: AuthError(code: "access_denied"))),
       ]
-    case "signInWithIdp":
+    case .signInWithIdp:
       out = [
-        .signedIn(session: session(current?.uid ?? "user-1", providers: [provider.rawValue])),
-        .signedIn(session: session("user-2", providers: [provider.rawValue])),
-        .credentialAlreadyInUse(
-          credential: IdPCredential(provider: provider, idToken: world.fresh("g-")),
-          email: "mike@example.com"),
+        .signInWithIdp(
+          id,
+          .signedIn(session: session(current?.uid ?? "user-1", providers: [provider.rawValue]))),
+        .signInWithIdp(id, .signedIn(session: session("user-2", providers: [provider.rawValue]))),
+        .signInWithIdp(
+          id,
+          .credentialAlreadyInUse(
+            credential: IdPCredential(provider: provider, idToken: world.fresh("g-")),
+            email: "mike@example.com")),
         // A conflict answer with nothing to retry with.
-        .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil),
+        .signInWithIdp(
+          id, .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil)),
       ]
-    case "revokeToken":
-      out = [.tokenRevoked]
-    case "unlinkProvider":
-      out = [.providerUnlinked(providers: (current?.providers ?? []).filter { $0 != "google.com" })]
-    case "signInWithPassword":
-      out = [.signedIn(session: session("user-1", providers: ["password"]))]
-    case "signUpWithPassword":
-      out = [.signedIn(session: session(current?.uid ?? "user-3", providers: ["password"]))]
-    case "sendPasswordReset":
-      out = [.passwordResetSent]
-    case "refreshToken":
+    case .revokeToken:
+      out = [.revokeToken(id, .tokenRevoked)]
+    case .unlinkProvider:
       out = [
-        .tokenRefreshed(
-          idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 3600),
-        .tokenRefreshed(
-          idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresIn: 120),
+        .unlinkProvider(
+          id,
+          .providerUnlinked(providers: (current?.providers ?? []).filter { $0 != "google.com" }))
       ]
-    case "deleteAccount":
-      out = [.accountDeleted]
-    default:
-      out = []
+    case .signInWithPassword:
+      out = [
+        .signInWithPassword(id, .signedIn(session: session("user-1", providers: ["password"])))
+      ]
+    case .signUpWithPassword:
+      out = [
+        .signUpWithPassword(
+          id, .signedIn(session: session(current?.uid ?? "user-3", providers: ["password"])))
+      ]
+    case .sendPasswordReset:
+      out = [.sendPasswordReset(id, .passwordResetSent)]
+    case .refreshToken:
+      out = [3600.0, 120].map {
+        .refreshToken(
+          id,
+          .tokenRefreshed(
+            Tokens(
+              idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + $0)
+          ))
+      }
+    case .deleteAccount:
+      out = [.deleteAccount(id, .accountDeleted)]
     }
-    out += (errors[name] ?? []).map { .requestFailed(error: AuthError(code: $0)) }
-    // One answer of the wrong kind for the request: the machine must treat it as an error.
-    out.append(
-      Effect.Kind(rawValue: name)?.isConsent == true ? .accountDeleted : .providerCancelled)
+    out += (errors[name] ?? []).map(failed)
+    // An interpreter that broke the protocol: what every boundary makes of an answer of the
+    // wrong shape (the machine must treat it as an error).
+    out.append(failed(AuthError.unexpectedResponse.code))
     return out
   }
 }

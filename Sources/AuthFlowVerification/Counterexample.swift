@@ -35,13 +35,13 @@ extension WorldEvent {
     switch self {
     case .send(let intent):
       return [("send", ScenarioEncoding.intent(intent))]
-    case .respond(let to, let id, let result):
+    case .respond(let to, let answer):
       return [
         (
           "respond",
           .object([
-            ("to", .string(to)), ("requestId", .number(Double(id.rawValue))),
-            ("with", ScenarioEncoding.result(result)),
+            ("to", .string(to)), ("requestId", .number(Double(answer.id.rawValue))),
+            ("with", ScenarioEncoding.result(answer)),
           ])
         )
       ]

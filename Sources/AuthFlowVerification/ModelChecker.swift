@@ -1,4 +1,5 @@
 import AuthFlowCore
+import AuthFlowScenarios
 import Foundation
 
 /// Breadth-first exploration of every state reachable from `starting` over the alphabet, checking
@@ -303,7 +304,7 @@ public struct ModelChecker: Sendable {
 
   /// Event kinds by number, for packed edges.
   static let eventKinds: [String] =
-    Intent.Kind.allCases.map(\.rawValue) + RequestResult.Kind.allCases.map(\.rawValue)
+    Intent.Kind.allCases.map(\.rawValue) + AnswerName.allCases.map(\.rawValue)
     + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed", "storeChanged"]
 
   static func edgeCode(_ from: StateName, _ event: String, _ to: StateName) -> UInt32 {
@@ -359,7 +360,7 @@ public struct ModelChecker: Sendable {
   public static func kind(_ event: Event) -> String {
     switch event {
     case .intent(let i): return i.kind.rawValue
-    case .result(_, let r): return r.kind.rawValue
+    case .answer(let a): return a.outcomeName
     case .timerFired(let t): return "timerFired(\(t.rawValue))"
     case .persistFailed: return "persistFailed"
     case .storeChanged: return "storeChanged"

@@ -4,8 +4,9 @@ import AuthFlowCore
 public enum WorldEvent: Hashable, Sendable {
   /// The app sends an intent.
   case send(Intent)
-  /// An interpreter answers request `requestId` (issued by an effect named `to`).
-  case respond(to: String, requestId: RequestID, with: RequestResult)
+  /// An interpreter answers a request (issued by an effect named `to`) with `answer`, which
+  /// carries the request's id.
+  case respond(to: String, with: Answer)
   /// Virtual time moves on; due timers fire in (time, name) order.
   case advance(Double)
   /// A timer fires now, due or not.
@@ -99,8 +100,8 @@ public struct World: Sendable {
       storeKnown = true
       violations += feed(.storeChanged(session: session), record)
     case .send(let intent): violations += feed(.intent(intent), record)
-    case .respond(_, let id, let result):
-      violations += feed(.result(requestId: id, result: result), record)
+    case .respond(_, let answer):
+      violations += feed(.answer(answer), record)
     case .fire(let timer):
       timers[timer] = nil
       violations += feed(.timerFired(timer: timer), record)
@@ -131,7 +132,7 @@ public struct World: Sendable {
       violations += history.observe(
         before: before, event: event, after: machine, effects: effects)
     }
-    if !storeKnown, case .result(_, .sessionLoaded(let s)) = event {
+    if !storeKnown, case .answer(.loadSession(_, .sessionLoaded(let s))) = event {
       store = s  // What the first launch found on disk.
       storeKnown = true
     }

@@ -154,8 +154,8 @@ extension FlowRun {
   static func describe(_ e: WorldEvent) -> String {
     switch e {
     case .send(let i): return "send " + ScenarioEncoding.intent(i).compactText
-    case .respond(let to, let id, let r):
-      return "respond to \(to) #\(id) with " + ScenarioEncoding.result(r).compactText
+    case .respond(let to, let a):
+      return "respond to \(to) #\(a.id) with " + ScenarioEncoding.result(a).compactText
     case .advance(let s): return "advance \(JSONValue.format(s))s"
     case .fire(let t): return "fire \(t.rawValue)"
     case .relaunch(let lost): return lost ? "relaunch (the last write lost)" : "relaunch"

@@ -24,8 +24,7 @@ func signedInMachine(now: Instant) -> AuthMachine {
   var m = AuthMachine()
   _ = m.handle(.intent(.appLaunched), now: now)
   _ = m.handle(
-    .result(
-      requestId: 1, result: .sessionLoaded(session: realisticSession(uid: "user-1", at: now))),
+    .answer(.loadSession(1, .sessionLoaded(session: realisticSession(uid: "user-1", at: now)))),
     now: now)
   return m
 }
@@ -243,9 +242,9 @@ enum Bench {
         var m = AuthMachine()
         _ = m.handle(.intent(.appLaunched), now: now)
         _ = m.handle(
-          .result(
-            requestId: 1,
-            result: .sessionLoaded(session: realisticSession(uid: "user-\(r)-\(i)", at: now))),
+          .answer(
+            .loadSession(
+              1, .sessionLoaded(session: realisticSession(uid: "user-\(r)-\(i)", at: now)))),
           now: now)
         machines.append(m)
       }
@@ -309,22 +308,41 @@ enum Bench {
   }
 }
 
-/// Answers every request at once: anonymous sign-ups succeed, refreshes succeed.
+/// Answers every request at once: anonymous sign-ups succeed, refreshes succeed, the rest fail.
 struct InstantInterpreter: AuthInterpreter {
   let uid: String
+  let offline = AuthError(code: "NETWORK")
 
-  func perform(_ request: Request) async -> RequestResult {
-    switch request {
-    case .signUpAnonymously:
-      .signedIn(
-        session: Session(
-          uid: uid, anonymous: true, idToken: "id-" + uid, refreshToken: "rt-" + uid,
-          expiresAt: Instant(1_767_258_000 + 3600)))
-    case .refreshToken:
-      .tokenRefreshed(idToken: "id2-" + uid, refreshToken: "rt2-" + uid, expiresIn: 3600)
-    case .authorize, .signInWithIdp, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .deleteAccount, .revokeToken, .unlinkProvider:
-      .requestFailed(error: AuthError(code: "NETWORK"))
-    }
+  func signUpAnonymously() async -> SessionAnswer {
+    .signedIn(
+      session: Session(
+        uid: uid, anonymous: true, idToken: "id-" + uid, refreshToken: "rt-" + uid,
+        expiresAt: Instant(1_767_258_000 + 3600)))
+  }
+  func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
+    .tokenRefreshed(
+      Tokens(
+        idToken: "id2-" + uid, refreshToken: "rt2-" + uid,
+        expiresAt: Instant(Date().timeIntervalSince1970 + 3600)))
+  }
+  func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
+    -> AuthorizeAnswer
+  { .providerFailed(error: offline) }
+  func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
+    .requestFailed(error: offline)
+  }
+  func signInWithPassword(email: String, password: String) async -> SignInAnswer {
+    .requestFailed(error: offline)
+  }
+  func signUpWithPassword(email: String, password: String, linkTo: String?) async
+    -> SessionAnswer
+  { .requestFailed(error: offline) }
+  func sendPasswordReset(email: String) async -> ResetAnswer { .requestFailed(error: offline) }
+  func deleteAccount(idToken: String) async -> DeleteAnswer { .requestFailed(error: offline) }
+  func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
+    -> RevokeAnswer
+  { .requestFailed(error: offline) }
+  func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
+    .requestFailed(error: offline)
   }
 }

@@ -17,8 +17,9 @@ struct CodingTests {
       try json(Effect.refreshToken(requestId: 3, refreshToken: "r1"))
         == #"{"refreshToken":{"refreshToken":"r1","requestId":3}}"#)
     #expect(
-      try json(Event.result(requestId: 2, result: .accountDeleted))
-        == #"{"result":{"requestId":2,"result":{"accountDeleted":{}}}}"#)
+      try json(Event.answer(.deleteAccount(2, .accountDeleted)))
+        == #"{"answer":{"_0":{"answer":{"accountDeleted":{}},"kind":"deleteAccount","requestId":2}}}"#
+    )
   }
 
   @Test("every reachable state round-trips through JSON", arguments: Start.allCases)
@@ -38,8 +39,9 @@ struct CodingTests {
     for effect in effects {
       #expect(try JSONDecoder().decode(Effect.self, from: JSONEncoder().encode(effect)) == effect)
     }
-    let event = Event.result(
-      requestId: 3, result: .tokenRefreshed(idToken: "a", refreshToken: "b", expiresIn: 3600))
+    let event = Event.answer(
+      .refreshToken(
+        3, .tokenRefreshed(Tokens(idToken: "a", refreshToken: "b", expiresAt: Fixture.t0 + 3600))))
     #expect(try JSONDecoder().decode(Event.self, from: JSONEncoder().encode(event)) == event)
   }
 

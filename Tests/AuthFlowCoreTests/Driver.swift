@@ -25,12 +25,80 @@ enum Fixture {
   static let conflictCredential = IdPCredential.google(idToken: "g-id-2", email: "mike@example.com")
 }
 
+/// An answer as the tests write it: by its name alone, the request kind taken from the request
+/// it answers (as scenario files do). An answer the request cannot get becomes its
+/// `UNEXPECTED_RESPONSE`, as at every interpreter boundary.
+enum Reply: Hashable {
+  case sessionLoaded(session: Session?)
+  case providerSucceeded(credential: IdPCredential)
+  case providerCancelled
+  case providerFailed(error: AuthError)
+  case signedIn(session: Session)
+  case credentialAlreadyInUse(credential: IdPCredential, email: String?)
+  case requestFailed(error: AuthError)
+  case tokenRefreshed(idToken: String, refreshToken: String, expiresIn: Double)
+  case accountDeleted
+  case passwordResetSent
+  case tokenRevoked
+  case providerUnlinked(providers: [String])
+
+  /// The typed answer to request `id` of `kind`, delivered at `now`.
+  func answer(_ kind: RequestKind, _ id: RequestID, now: Instant) -> Answer {
+    switch (kind, self) {
+    case (.loadSession, .sessionLoaded(let s)): return .loadSession(id, .sessionLoaded(session: s))
+    case (.authorize, .providerSucceeded(let c)):
+      return .authorize(id, .providerSucceeded(credential: c))
+    case (.authorize, .providerCancelled): return .authorize(id, .providerCancelled)
+    case (.signUpAnonymously, .signedIn(let s)):
+      return .signUpAnonymously(id, .signedIn(session: s))
+    case (.signUpWithPassword, .signedIn(let s)):
+      return .signUpWithPassword(id, .signedIn(session: s))
+    case (.signInWithPassword, .signedIn(let s)):
+      return .signInWithPassword(id, .signedIn(session: s))
+    case (.signInWithIdp, .signedIn(let s)): return .signInWithIdp(id, .signedIn(session: s))
+    case (.signInWithIdp, .credentialAlreadyInUse(let c, let e)):
+      return .signInWithIdp(id, .credentialAlreadyInUse(credential: c, email: e))
+    case (.refreshToken, .tokenRefreshed(let i, let r, let e)):
+      return .refreshToken(
+        id, .tokenRefreshed(Tokens(idToken: i, refreshToken: r, expiresAt: now + e)))
+    case (.deleteAccount, .accountDeleted): return .deleteAccount(id, .accountDeleted)
+    case (.sendPasswordReset, .passwordResetSent): return .sendPasswordReset(id, .passwordResetSent)
+    case (.revokeToken, .tokenRevoked): return .revokeToken(id, .tokenRevoked)
+    case (.unlinkProvider, .providerUnlinked(let p)):
+      return .unlinkProvider(id, .providerUnlinked(providers: p))
+    case (_, .requestFailed(let e)), (_, .providerFailed(let e)): return .failed(kind, id, e)
+    default: return .failed(kind, id, .unexpectedResponse)
+    }
+  }
+}
+
+extension Answer {
+  /// The failure of a request of `kind`.
+  static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
+    switch kind {
+    case .loadSession: .loadSession(id, .requestFailed(error: e))
+    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
+    case .authorize: .authorize(id, .providerFailed(error: e))
+    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
+    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
+    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
+    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
+    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
+    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
+    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
+    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
+    }
+  }
+}
+
 /// Drives a machine through real events, the way an app and its interpreter would.
 struct Driver {
   var machine: AuthMachine
   var now: Instant
   /// The effects of the last event.
   var effects: [Effect] = []
+  /// The kind of every request issued so far.
+  var issued: [RequestID: RequestKind] = [:]
 
   init(policy: Policy = Policy(), now: Instant = Fixture.t0) {
     machine = AuthMachine(policy: policy)
@@ -44,13 +112,20 @@ struct Driver {
 
   @discardableResult
   mutating func send(_ intent: Intent) -> [Effect] {
-    effects = machine.handle(.intent(intent), now: now)
+    handle(.intent(intent))
+  }
+
+  /// Feeds an event, noting the requests it issues.
+  @discardableResult
+  mutating func handle(_ event: Event) -> [Effect] {
+    effects = machine.handle(event, now: now)
+    for e in effects { if let id = e.requestId, let k = e.requestKind { issued[id] = k } }
     return effects
   }
 
   /// Answers the request the current state waits for.
   @discardableResult
-  mutating func answer(_ result: RequestResult) -> [Effect] {
+  mutating func answer(_ result: Reply) -> [Effect] {
     guard let id = machine.phase.pendingRequest else {
       fatalError("nothing pending in \(state.name)")
     }
@@ -58,19 +133,18 @@ struct Driver {
   }
 
   @discardableResult
-  mutating func respond(_ id: Int, _ result: RequestResult) -> [Effect] {
+  mutating func respond(_ id: Int, _ result: Reply) -> [Effect] {
     respond(RequestID(id), result)
   }
 
   @discardableResult
-  mutating func respond(_ id: RequestID, _ result: RequestResult) -> [Effect] {
-    effects = machine.handle(.result(requestId: id, result: result), now: now)
-    return effects
+  mutating func respond(_ id: RequestID, _ result: Reply) -> [Effect] {
+    handle(.answer(result.answer(issued[id] ?? .signInWithIdp, id, now: now)))
   }
 
   /// Answers the refresh in flight.
   @discardableResult
-  mutating func answerRefresh(_ result: RequestResult) -> [Effect] {
+  mutating func answerRefresh(_ result: Reply) -> [Effect] {
     guard let id = machine.user?.refreshRequest else {
       fatalError("no refresh in flight")
     }
@@ -80,8 +154,7 @@ struct Driver {
   @discardableResult
   mutating func fire(_ timer: TimerID = .tokenRefresh, after seconds: Double) -> [Effect] {
     now = now + seconds
-    effects = machine.handle(.timerFired(timer: timer), now: now)
-    return effects
+    return handle(.timerFired(timer: timer))
   }
 
   // MARK: Named starting points, each reached through real events.

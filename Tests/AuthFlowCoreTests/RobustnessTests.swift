@@ -60,8 +60,7 @@ struct RobustnessTests {
       var fx: [Effect] = []
       m.handle(.intent(.appLaunched), now: now, into: &fx)
       m.handle(
-        .result(requestId: 1, result: .sessionLoaded(session: Fixture.google())), now: now,
-        into: &fx)
+        .answer(.loadSession(1, .sessionLoaded(session: Fixture.google()))), now: now, into: &fx)
       for case .scheduleTimer(_, let at) in fx { #expect(at.isValid) }
     }
   }
@@ -104,12 +103,15 @@ struct RobustnessTests {
       Effect.request(3, .refreshToken(refreshToken: "REFRESH-SECRET")),
       Effect.request(4, .signInWithPassword(email: "a@b.c", password: "PASSWORD-SECRET")),
       Effect.deliverIDToken(requestIds: [1], result: .token(idToken: "ID-TOKEN-SECRET")),
-      Event.result(
-        requestId: 2,
-        result: .tokenRefreshed(
-          idToken: "ID-TOKEN-SECRET", refreshToken: "REFRESH-SECRET", expiresIn: 3600)),
+      Event.answer(
+        .refreshToken(
+          2,
+          .tokenRefreshed(
+            Tokens(
+              idToken: "ID-TOKEN-SECRET", refreshToken: "REFRESH-SECRET",
+              expiresAt: Fixture.t0 + 3600)))),
       Event.intent(.signInWithEmail(email: "a@b.c", password: "PASSWORD-SECRET")),
-      RequestResult.providerSucceeded(credential: credential), d.machine,
+      Answer.authorize(5, .providerSucceeded(credential: credential)), d.machine,
       Request.deleteAccount(idToken: "ID-TOKEN-SECRET"),
       Phase.migrationRequired(MigrationOffer(credential: credential)),
     ]

@@ -80,7 +80,7 @@ struct SignOutAndCancelTests {
     var d = Driver.reach(start)
     let before = d.machine
     for result in [
-      RequestResult.signedIn(session: Fixture.google()), .accountDeleted,
+      Reply.signedIn(session: Fixture.google()), .accountDeleted,
       .requestFailed(error: AuthError(code: "TOKEN_EXPIRED")), .providerCancelled,
     ] {
       #expect(d.respond(10_000, result) == [])

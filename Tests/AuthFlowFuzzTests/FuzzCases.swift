@@ -180,13 +180,24 @@ struct ResponseCase: CustomStringConvertible {
       clock: clock)
     let client = GoogleClient(clientID: "cid", transport: transport, clock: clock)
     switch operation {
-    case .signUp: return Self.signIn(await api.signUpAnonymously())
+    case .signUp: return Self.signIn(.signUpAnonymously(2, await api.signUpAnonymously()))
     case .signInWithPassword:
-      return Self.signIn(await api.signIn(email: "a@example.com", password: "pw"))
+      return Self.signIn(
+        .signInWithPassword(3, await api.signIn(email: "a@example.com", password: "pw")),
+        after: .signInWithEmail(email: "a@example.com", password: "pw"))
     case .signInWithIdp:
       let credential = IdPCredential(
         provider: .apple, idToken: "a-1", rawNonce: "n-1", givenName: "Ana", familyName: "Lima")
-      return Self.signIn(await api.signInWithIdp(credential, linkTo: "id-x"))
+      let answer = await api.signInWithIdp(credential, linkTo: "id-x")
+      var m = AuthMachine()
+      return MachineCheck.feed(
+        &m,
+        [
+          .intent(.appLaunched), .answer(.loadSession(1, .sessionLoaded(session: nil))),
+          .intent(.signInWithProviderTapped(provider: .apple)),
+          .answer(.authorize(2, .providerSucceeded(credential: credential))),
+          .answer(.signInWithIdp(3, answer)),
+        ], now: Self.now)
     case .refresh:
       var m = AuthMachine()
       let session = Session(
@@ -196,9 +207,9 @@ struct ResponseCase: CustomStringConvertible {
       return MachineCheck.feed(
         &m,
         [
-          .intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: session)),
+          .intent(.appLaunched), .answer(.loadSession(1, .sessionLoaded(session: session))),
           .intent(.idTokenRequested(requestId: 1, forceRefresh: true)),
-          .result(requestId: 2, result: result),
+          .answer(.refreshToken(2, result)),
         ], now: Self.now)
     case .delete: _ = await api.delete(idToken: "id-0")
     case .passwordReset: _ = await api.sendPasswordReset(email: "a@example.com")
@@ -218,25 +229,26 @@ struct ResponseCase: CustomStringConvertible {
     return nil
   }
 
-  /// A machine answered with `result` for an anonymous sign-up keeps its invariants.
-  static func signIn(_ result: RequestResult) -> String? {
+  /// A machine given `answer` for the sign-in `intent` starts (an anonymous one by default)
+  /// keeps its invariants.
+  static func signIn(_ answer: Answer, after intent: Intent = .signInAnonymouslyTapped) -> String? {
     var m = AuthMachine()
     return MachineCheck.feed(
       &m,
       [
-        .intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: nil)),
-        .intent(.signInAnonymouslyTapped), .result(requestId: 2, result: result),
+        .intent(.appLaunched), .answer(.loadSession(1, .sessionLoaded(session: nil))),
+        .intent(intent), .answer(answer.with(id: 2)),
       ], now: now)
   }
 
-  /// A machine answered with `result` for Google's consent step keeps its invariants.
-  static func consent(_ result: RequestResult) -> String? {
+  /// A machine answered with `answer` for Google's consent step keeps its invariants.
+  static func consent(_ answer: AuthorizeAnswer) -> String? {
     var m = AuthMachine()
     return MachineCheck.feed(
       &m,
       [
-        .intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: nil)),
-        .intent(.signInWithGoogleTapped), .result(requestId: 2, result: result),
+        .intent(.appLaunched), .answer(.loadSession(1, .sessionLoaded(session: nil))),
+        .intent(.signInWithGoogleTapped), .answer(.authorize(2, answer)),
       ], now: now)
   }
 }

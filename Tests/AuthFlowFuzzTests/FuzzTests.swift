@@ -153,7 +153,7 @@ enum MachineCheck {
   static func restore(_ session: Session, now: Instant) -> String? {
     var m = AuthMachine()
     return feed(
-      &m, [.intent(.appLaunched), .result(requestId: 1, result: .sessionLoaded(session: session))],
+      &m, [.intent(.appLaunched), .answer(.loadSession(1, .sessionLoaded(session: session)))],
       now: now)
   }
 

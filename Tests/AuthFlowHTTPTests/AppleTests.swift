@@ -26,8 +26,8 @@ struct AppleTests {
     api = standIn.api()
   }
 
-  func session(_ r: RequestResult) throws -> Session {
-    guard case .signedIn(let s) = r else { throw AuthError(code: "NOT_SIGNED_IN", message: "\(r)") }
+  func session(_ r: some SignsIn) throws -> Session {
+    guard let s = r.session else { throw AuthError(code: "NOT_SIGNED_IN", message: "\(r)") }
     return s
   }
 

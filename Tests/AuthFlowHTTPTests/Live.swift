@@ -136,3 +136,27 @@ func nanoidpClient(issuer: String) async throws -> GoogleClient {
   let provider = try await OIDCProvider.discover(issuer: issuer).get()
   return GoogleClient(clientID: Live.clientID, provider: provider)
 }
+
+/// The answers that can carry a session (a sign-up, a password or IdP sign-in).
+protocol SignsIn: Sendable { var session: Session? { get } }
+
+extension SessionAnswer: SignsIn {
+  var session: Session? {
+    if case .signedIn(let s) = self { return s }
+    return nil
+  }
+}
+
+extension SignInAnswer: SignsIn {
+  var session: Session? {
+    if case .signedIn(let s) = self { return s }
+    return nil
+  }
+}
+
+extension IdPAnswer: SignsIn {
+  var session: Session? {
+    if case .signedIn(let s) = self { return s }
+    return nil
+  }
+}

@@ -4,24 +4,20 @@ import Foundation
 import Testing
 
 /// An interpreter that answers a sign-up and every refresh with a token the server says lives
-/// for `expiresIn` seconds.
-struct HugeExpiryInterpreter: AuthInterpreter {
-  let expiresIn: Double
-
-  func perform(_ request: Request) async -> RequestResult {
-    switch request {
-    case .signUpAnonymously:
-      .signedIn(
-        session: Session(
-          uid: "anon-1", anonymous: true, idToken: "id-1", refreshToken: "rt-1",
-          expiresAt: Instant(Date().timeIntervalSince1970) + 3600))
-    case .refreshToken:
-      .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: expiresIn)
-    case .authorize, .signInWithIdp, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .deleteAccount, .revokeToken, .unlinkProvider:
-      .requestFailed(error: AuthError(code: "NETWORK"))
-    }
+/// for `expiresIn` seconds (stamped as an instant, as an interpreter does when the answer
+/// arrives).
+func hugeExpiryInterpreter(expiresIn: Double) async -> TestInterpreter {
+  let interpreter = TestInterpreter()
+  await interpreter.answer(.signUpAnonymously) { _ in
+    .signedIn(
+      session: Session(
+        uid: "anon-1", anonymous: true, idToken: "id-1", refreshToken: "rt-1",
+        expiresAt: Instant(Date().timeIntervalSince1970) + 3600))
   }
+  await interpreter.answer(.refreshToken) { _ in
+    .refreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: expiresIn)
+  }
+  return interpreter
 }
 
 @Suite("Regressions: input that used to crash")
@@ -31,7 +27,7 @@ struct HostileInputTests {
     arguments: [99_999_999_999, 1e300, Double.infinity, Double.nan, -5])
   func hugeExpiresIn(expiresIn: Double) async throws {
     let runtime = AuthRuntime(
-      interpreter: HugeExpiryInterpreter(expiresIn: expiresIn), store: InMemorySessionStore(),
+      interpreter: await hugeExpiryInterpreter(expiresIn: expiresIn), store: InMemorySessionStore(),
       clock: SystemClock())
     await runtime.start()
     await runtime.settled()
@@ -55,7 +51,8 @@ struct HostileInputTests {
       + #","idToken":"id-1","providers":["google.com"],"refreshToken":"rt-1","uid":"user-1"},"version":1}"#
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let runtime = AuthRuntime(
-      interpreter: HugeExpiryInterpreter(expiresIn: 3600), store: FileSessionStore(path: path),
+      interpreter: await hugeExpiryInterpreter(expiresIn: 3600),
+      store: FileSessionStore(path: path),
       clock: SystemClock())
     let notes = await runtime.notifications()
     await runtime.start()

@@ -36,7 +36,7 @@ struct HostileSharedStoreTests {
     try "\(getppid()) \(expiry)".write(toFile: path + ".lease", atomically: true, encoding: .utf8)
     let server = TestInterpreter()
     await server.answer(
-      .refreshToken, with: .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
+      .refreshToken, with: .refreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
     let runtime = AuthRuntime(interpreter: server, store: store)
     await runtime.start()
     let started = ContinuousClock.now
@@ -65,7 +65,7 @@ struct HostileSharedStoreTests {
     defer { rewriter.cancel() }
     let server = TestInterpreter()
     await server.answer(
-      .refreshToken, with: .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
+      .refreshToken, with: .refreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
     let runtime = AuthRuntime(interpreter: server, store: store)
     await runtime.start()
     let started = ContinuousClock.now

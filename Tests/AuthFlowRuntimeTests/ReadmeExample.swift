@@ -31,13 +31,10 @@ final class SignInDriver {
     for effect in machine.handle(event, now: now) {
       switch effect {
       case .request(let id, let request):  // to the world; the answer comes back as an event
-        Task {
-          let result = await interpreter.perform(request)
-          send(.result(requestId: id, result: result))
-        }
+        Task { send(.answer(await interpreter.perform(request, id: id))) }
       case .loadSession(let id):
         let stored = storedSession
-        Task { send(.result(requestId: id, result: .sessionLoaded(session: stored))) }
+        Task { send(.answer(.loadSession(id, .sessionLoaded(session: stored)))) }
       case .persistSession(let session): storedSession = session
       case .clearSession: storedSession = nil
       case .scheduleTimer(let timer, let at):

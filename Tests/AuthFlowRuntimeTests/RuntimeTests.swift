@@ -25,8 +25,8 @@ struct RuntimeTests {
 
   @Test("1,000 concurrent idToken() calls on an expiring session: one refresh, one token for all")
   func singleFlight() async throws {
-    let interpreter = await heldRefreshInterpreter()
     let clock = ManualClock()
+    let interpreter = await heldRefreshInterpreter(clock: clock)
     let runtime = AuthRuntime(
       interpreter: interpreter, store: InMemorySessionStore(Sessions.permanent(expiresIn: 3600)),
       clock: clock)
@@ -129,9 +129,9 @@ struct RuntimeTests {
 }
 
 extension TestInterpreter {
-  /// Answers every request of `kind` with `result`.
-  func answerAlways(_ kind: Effect.Kind, _ result: RequestResult) {
-    answer(kind) { _ in result }
+  /// Answers every request of `queue`'s kind with `answer`.
+  func answerAlways<A: Sendable>(_ queue: Queue<A>, _ answer: A) {
+    self.answer(queue) { _ in answer }
   }
 }
 

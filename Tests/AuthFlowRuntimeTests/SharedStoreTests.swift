@@ -102,7 +102,7 @@ struct SharedStoreTests {
     try await FileSessionStore(path: path).save(session("u1", "id-1", expiresIn: 60))
     let server = TestInterpreter()
     await server.answer(
-      .refreshToken, with: .tokenRefreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
+      .refreshToken, with: .refreshed(idToken: "id-2", refreshToken: "rt-2", expiresIn: 3600))
     let a = AuthRuntime(interpreter: server, store: FileSessionStore(path: path))
     let b = AuthRuntime(interpreter: server, store: FileSessionStore(path: path))
     await a.start()

@@ -20,14 +20,26 @@ actor Gate {
 }
 
 /// The public `TestInterpreter` as these tests use it: refreshes are held until released and
-/// then succeed with a new token.
-func heldRefreshInterpreter() async -> TestInterpreter {
+/// then succeed with a new token that lives an hour on `clock`.
+func heldRefreshInterpreter(clock: any AuthClock = SystemClock()) async -> TestInterpreter {
   let interpreter = TestInterpreter()
   await interpreter.hold(.refreshToken)
   await interpreter.answer(.refreshToken) { _ in
-    .tokenRefreshed(idToken: "id-new", refreshToken: "rt-new", expiresIn: 3600)
+    .refreshed(idToken: "id-new", refreshToken: "rt-new", expiresIn: 3600, clock: clock)
   }
   return interpreter
+}
+
+extension RefreshAnswer {
+  /// New tokens that live `expiresIn` seconds from `clock`'s now (the wall clock by default):
+  /// what an interpreter stamps when the answer arrives.
+  static func refreshed(
+    idToken: String, refreshToken: String, expiresIn: Double,
+    clock: any AuthClock = SystemClock()
+  ) -> RefreshAnswer {
+    .tokenRefreshed(
+      Tokens(idToken: idToken, refreshToken: refreshToken, expiresAt: clock.now() + expiresIn))
+  }
 }
 
 enum Sessions {

@@ -142,7 +142,8 @@ struct StrictnessTests {
     let text = #"""
       {"name": "ghost", "script": {"loadSession": [{"sessionLoaded": {"session": null}}]},
        "steps": [{"send": "appLaunched"},
-                 {"respond": {"to": "signInWithIdp", "requestId": 42, "with": "accountDeleted"}}]}
+                 {"respond": {"to": "signInWithIdp", "requestId": 42,
+                              "with": {"requestFailed": {"error": {"code": "NETWORK"}}}}}]}
       """#
     let scenario = try Scenario.parse(text, file: "ghost.json")
     let expected =

@@ -27,8 +27,8 @@ enum Broken {
 
   /// Signs the user out when a refresh fails with a network error.
   static let signOutOnNetworkError: World.Reducer = { machine, event, now, fx in
-    if case .result(let id, .requestFailed(let e)) = event, e.kind == .transient,
-      machine.user?.refreshRequest == id
+    if let a = event.answer, let e = a.error, e.kind == .transient,
+      machine.user?.refreshRequest == a.id
     {
       machine.signOut(waiterError: e, notification: .sessionExpired, fx: &fx)
       return
@@ -38,10 +38,10 @@ enum Broken {
 
   /// Takes any result as the answer to the flow's request, whatever its id.
   static let acceptsStale: World.Reducer = { machine, event, now, fx in
-    if case .result(let id, let result) = event, let pending = machine.phase.pendingRequest,
-      id != pending, !Invariants.awaited(machine).contains(id)
+    if let a = event.answer, let pending = machine.phase.pendingRequest,
+      a.id != pending, !Invariants.awaited(machine).contains(a.id)
     {
-      machine.handle(.result(requestId: pending, result: result), now: now, into: &fx)
+      machine.handle(.answer(a.with(id: pending)), now: now, into: &fx)
       return
     }
     machine.handle(event, now: now, into: &fx)
@@ -51,7 +51,8 @@ enum Broken {
   static let reauthSwitchesUsers: World.Reducer = { machine, event, now, fx in
     if case .providerFlow(let flow) = machine.phase, case .reauthenticate = flow.purpose,
       flow.credential != nil, let user = machine.user,
-      case .result(flow.request, .signedIn(let session)) = event, session.uid != user.session.uid
+      let a = event.answer, a.id == flow.request, let session = a.signedInSession,
+      session.uid != user.session.uid
     {
       machine.begin(session, waiters: [], persist: true, now: now, fx: &fx)
       machine.phase = .resting
@@ -76,7 +77,7 @@ enum Broken {
   /// Retries a failed refresh at the base delay however many times it failed (no doubling).
   static let backoffNeverGrows: World.Reducer = { machine, event, now, fx in
     machine.handle(event, now: now, into: &fx)
-    if case .result = event, case .backingOff(_, let failures)? = machine.user?.token,
+    if case .answer = event, case .backingOff(_, let failures)? = machine.user?.token,
       failures > 1
     {
       let until = now + machine.policy.backoffBase
@@ -94,7 +95,7 @@ enum Broken {
     let owed = machine.user?.session.pendingCleanup
     let awaited = machine.phase.pendingRequest
     machine.handle(event, now: now, into: &fx)
-    if owed != nil, case .result(awaited, .signedIn) = event,
+    if owed != nil, let a = event.answer, a.id == awaited, a.signedInSession != nil,
       machine.user?.session.pendingCleanup != nil
     {
       machine.user?.session.pendingCleanup = nil
@@ -110,7 +111,7 @@ enum Broken {
   /// Forgets the waiters when a refresh succeeds.
   static let dropsWaiters: World.Reducer = { machine, event, now, fx in
     machine.handle(event, now: now, into: &fx)
-    if case .result(_, .tokenRefreshed) = event {
+    if event.answer?.refreshedTokens != nil {
       fx.removeAll { if case .deliverIDToken = $0 { true } else { false } }
     }
   }

@@ -70,12 +70,12 @@ struct CheckerTests {
     func story(_ prefix: String, at start: Double) -> World {
       var w = World(now: Instant(start))
       w.apply(.send(.appLaunched))
-      w.apply(.respond(to: "loadSession", requestId: 1, with: .sessionLoaded(session: nil)))
+      w.apply(.respond(to: "loadSession", with: .loadSession(1, .sessionLoaded(session: nil))))
       w.apply(.send(.signInAnonymouslyTapped))
       let s = Session(
         uid: "anon-1", anonymous: true, idToken: prefix + "-id", refreshToken: prefix + "-rt",
         expiresAt: Instant(start + 3600))
-      w.apply(.respond(to: "signUpAnonymously", requestId: 2, with: .signedIn(session: s)))
+      w.apply(.respond(to: "signUpAnonymously", with: .signUpAnonymously(2, .signedIn(session: s))))
       return w
     }
     #expect(AbstractState(story("a", at: 1000)) == AbstractState(story("b", at: 99_000)))

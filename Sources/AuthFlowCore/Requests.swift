@@ -1,0 +1,355 @@
+// Requests and the answers they get. Each request kind has its own answer type naming exactly
+// the answers it can get, and an answer travels with the id of the request it answers, so a
+// handler switches over its own request's outcomes and nothing else: an answer of the wrong
+// shape for its request cannot be built. The case names are the scenario format's names.
+//
+// Adding a request kind: a `Request` case, its answer type, an `Answer` case, an
+// `AuthInterpreter` requirement and its line in `perform(_:id:)` (all in this file and
+// Interpreter.swift), the reducer's handler, and its declaration in the scenario vocabulary
+// (Docs/Architecture.md, "Adding a request").
+
+/// A request to the world: what an `AuthInterpreter` performs.
+public enum Request: Hashable, Sendable {
+  /// Firebase `accounts:signUp` with no email: a new anonymous user.
+  case signUpAnonymously
+  /// Show a provider's consent step.
+  case authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+  /// Firebase `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
+  case signInWithIdp(credential: IdPCredential, linkTo: String?)
+  /// Firebase `accounts:signInWithPassword`.
+  case signInWithPassword(email: String, password: String)
+  /// Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user.
+  indirect case signUpWithPassword(email: String, password: String, linkTo: String?)
+  /// Firebase `accounts:sendOobCode` with `PASSWORD_RESET`.
+  case sendPasswordReset(email: String)
+  /// Secure Token `/v1/token` with the refresh token.
+  case refreshToken(refreshToken: String)
+  /// Firebase `accounts:delete` for the account whose ID token this is.
+  case deleteAccount(idToken: String)
+  /// Firebase `accounts:revokeToken` (v2): revoke the provider's grant with a fresh,
+  /// single-use authorization code, before the account is deleted.
+  case revokeToken(provider: ProviderID, authorizationCode: String, idToken: String)
+  /// Firebase `accounts:update` with `deleteProvider`: remove a provider from the account.
+  case unlinkProvider(provider: ProviderID, idToken: String)
+
+  /// The request's kind.
+  public var kind: RequestKind {
+    switch self {
+    case .signUpAnonymously: .signUpAnonymously
+    case .authorize: .authorize
+    case .signInWithIdp: .signInWithIdp
+    case .signInWithPassword: .signInWithPassword
+    case .signUpWithPassword: .signUpWithPassword
+    case .sendPasswordReset: .sendPasswordReset
+    case .refreshToken: .refreshToken
+    case .deleteAccount: .deleteAccount
+    case .revokeToken: .revokeToken
+    case .unlinkProvider: .unlinkProvider
+    }
+  }
+}
+
+/// The kinds of request that get an answer, the stored session's read included; the raw value
+/// is the effect's name in scenario files (Google's consent step also answers to
+/// `authorizeWithGoogle`).
+public enum RequestKind: String, Hashable, Sendable, CaseIterable {
+  case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
+  case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
+  case unlinkProvider
+}
+
+/// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
+/// arrived: a server's `expiresIn` never enters the machine).
+public struct Tokens: Hashable, Codable, Sendable {
+  /// The new Firebase ID token.
+  public var idToken: String
+  /// The Secure Token refresh token to use from now on (it may be the old one).
+  public var refreshToken: String
+  /// When `idToken` stops being valid.
+  public var expiresAt: Instant
+
+  /// Tokens.
+  public init(idToken: String, refreshToken: String, expiresAt: Instant) {
+    self.idToken = idToken
+    self.refreshToken = refreshToken
+    self.expiresAt = expiresAt
+  }
+}
+
+/// The answer to `loadSession`.
+public enum LoadAnswer: Hashable, Codable, Sendable {
+  /// The stored session (`nil` when nothing is stored).
+  case sessionLoaded(session: Session?)
+  /// The store could not be read (`STORAGE_UNAVAILABLE`: try again; `CORRUPT_SESSION`).
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to a provider's consent step (`authorize`).
+public enum AuthorizeAnswer: Hashable, Codable, Sendable {
+  /// The consent step returned a credential.
+  case providerSucceeded(credential: IdPCredential)
+  /// The user closed the consent step.
+  case providerCancelled
+  /// The consent step failed.
+  case providerFailed(error: AuthError)
+}
+
+/// The answer to a request that signs someone in and can get nothing else
+/// (`signUpAnonymously`, `signUpWithPassword`).
+public enum SessionAnswer: Hashable, Codable, Sendable {
+  /// Firebase signed someone in (or linked the current user).
+  case signedIn(session: Session)
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `signInWithPassword`.
+public enum SignInAnswer: Hashable, Codable, Sendable {
+  /// Firebase signed the user in.
+  case signedIn(session: Session)
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `signInWithIdp`.
+public enum IdPAnswer: Hashable, Codable, Sendable {
+  /// Firebase signed someone in (or linked the current user).
+  case signedIn(session: Session)
+  /// The provider account already belongs to another user; `credential` can sign in to it.
+  case credentialAlreadyInUse(credential: IdPCredential, email: String?)
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `refreshToken`.
+public enum RefreshAnswer: Hashable, Sendable {
+  /// Secure Token answered with new tokens.
+  case tokenRefreshed(Tokens)
+  /// The refresh failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `sendPasswordReset`.
+public enum ResetAnswer: Hashable, Codable, Sendable {
+  /// The password-reset email was sent (or, with email-enumeration protection, the address
+  /// may be unknown: Firebase answers the same).
+  case passwordResetSent
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `deleteAccount`.
+public enum DeleteAnswer: Hashable, Codable, Sendable {
+  /// The account was deleted.
+  case accountDeleted
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `revokeToken`.
+public enum RevokeAnswer: Hashable, Codable, Sendable {
+  /// The provider's grant was revoked.
+  case tokenRevoked
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `unlinkProvider`.
+public enum UnlinkAnswer: Hashable, Codable, Sendable {
+  /// The provider was removed; `providers` is what is linked now.
+  case providerUnlinked(providers: [String])
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// What comes back to the machine: the answer to one request, with the request's id. One case
+/// per request kind, never per outcome.
+public enum Answer: Hashable, Sendable {
+  case loadSession(RequestID, LoadAnswer)
+  case signUpAnonymously(RequestID, SessionAnswer)
+  case authorize(RequestID, AuthorizeAnswer)
+  case signInWithIdp(RequestID, IdPAnswer)
+  case signInWithPassword(RequestID, SignInAnswer)
+  case signUpWithPassword(RequestID, SessionAnswer)
+  case sendPasswordReset(RequestID, ResetAnswer)
+  case refreshToken(RequestID, RefreshAnswer)
+  case deleteAccount(RequestID, DeleteAnswer)
+  case revokeToken(RequestID, RevokeAnswer)
+  case unlinkProvider(RequestID, UnlinkAnswer)
+
+  /// The id of the request it answers.
+  public var id: RequestID {
+    switch self {
+    case .loadSession(let id, _), .signUpAnonymously(let id, _), .authorize(let id, _),
+      .signInWithIdp(let id, _), .signInWithPassword(let id, _), .signUpWithPassword(let id, _),
+      .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
+      .revokeToken(let id, _), .unlinkProvider(let id, _):
+      id
+    }
+  }
+
+  /// The same answer, for request `id`.
+  public func with(id: RequestID) -> Answer {
+    switch self {
+    case .loadSession(_, let a): .loadSession(id, a)
+    case .signUpAnonymously(_, let a): .signUpAnonymously(id, a)
+    case .authorize(_, let a): .authorize(id, a)
+    case .signInWithIdp(_, let a): .signInWithIdp(id, a)
+    case .signInWithPassword(_, let a): .signInWithPassword(id, a)
+    case .signUpWithPassword(_, let a): .signUpWithPassword(id, a)
+    case .sendPasswordReset(_, let a): .sendPasswordReset(id, a)
+    case .refreshToken(_, let a): .refreshToken(id, a)
+    case .deleteAccount(_, let a): .deleteAccount(id, a)
+    case .revokeToken(_, let a): .revokeToken(id, a)
+    case .unlinkProvider(_, let a): .unlinkProvider(id, a)
+    }
+  }
+
+  /// The kind of request it answers.
+  public var kind: RequestKind {
+    switch self {
+    case .loadSession: .loadSession
+    case .signUpAnonymously: .signUpAnonymously
+    case .authorize: .authorize
+    case .signInWithIdp: .signInWithIdp
+    case .signInWithPassword: .signInWithPassword
+    case .signUpWithPassword: .signUpWithPassword
+    case .sendPasswordReset: .sendPasswordReset
+    case .refreshToken: .refreshToken
+    case .deleteAccount: .deleteAccount
+    case .revokeToken: .revokeToken
+    case .unlinkProvider: .unlinkProvider
+    }
+  }
+
+  /// The outcome alone, for printing and matching (its JSON is the scenario format's).
+  public var outcome: any Codable & Sendable {
+    switch self {
+    case .loadSession(_, let a): a
+    case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a): a
+    case .authorize(_, let a): a
+    case .signInWithIdp(_, let a): a
+    case .signInWithPassword(_, let a): a
+    case .sendPasswordReset(_, let a): a
+    case .refreshToken(_, let a): a
+    case .deleteAccount(_, let a): a
+    case .revokeToken(_, let a): a
+    case .unlinkProvider(_, let a): a
+    }
+  }
+
+  /// The outcome's name, as scenario files spell it (`signedIn`, `requestFailed`, …): the
+  /// Swift case's own name (the scenario tests check each against the answer's JSON key).
+  public var outcomeName: String {
+    switch self {
+    case .loadSession(_, .sessionLoaded): "sessionLoaded"
+    case .authorize(_, .providerSucceeded): "providerSucceeded"
+    case .authorize(_, .providerCancelled): "providerCancelled"
+    case .authorize(_, .providerFailed): "providerFailed"
+    case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
+      .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn):
+      "signedIn"
+    case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
+    case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
+    case .sendPasswordReset(_, .passwordResetSent): "passwordResetSent"
+    case .deleteAccount(_, .accountDeleted): "accountDeleted"
+    case .revokeToken(_, .tokenRevoked): "tokenRevoked"
+    case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
+    case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
+      .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
+      .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
+      .sendPasswordReset(_, .requestFailed), .deleteAccount(_, .requestFailed),
+      .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed):
+      "requestFailed"
+    }
+  }
+
+  /// The error, when the request failed.
+  public var error: AuthError? {
+    switch self {
+    case .loadSession(_, .requestFailed(let e)), .signUpAnonymously(_, .requestFailed(let e)),
+      .authorize(_, .providerFailed(let e)), .signInWithIdp(_, .requestFailed(let e)),
+      .signInWithPassword(_, .requestFailed(let e)), .signUpWithPassword(_, .requestFailed(let e)),
+      .sendPasswordReset(_, .requestFailed(let e)), .refreshToken(_, .requestFailed(let e)),
+      .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
+      .unlinkProvider(_, .requestFailed(let e)):
+      e
+    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
+      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
+      .unlinkProvider:
+      nil
+    }
+  }
+
+  /// The session a sign-in (of any kind) answered with.
+  public var signedInSession: Session? {
+    switch self {
+    case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
+      .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)):
+      s
+    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
+      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
+      .unlinkProvider:
+      nil
+    }
+  }
+
+  /// The tokens a refresh answered with.
+  public var refreshedTokens: Tokens? {
+    if case .refreshToken(_, .tokenRefreshed(let t)) = self { return t }
+    return nil
+  }
+
+  /// Whether this is the confirmation that an account was deleted.
+  public var isAccountDeleted: Bool {
+    if case .deleteAccount(_, .accountDeleted) = self { return true }
+    return false
+  }
+
+  /// The session a read of the store found (`.some(nil)`: nothing stored), if this is one.
+  public var loadedSession: Session?? {
+    if case .loadSession(_, .sessionLoaded(let s)) = self { return .some(s) }
+    return nil
+  }
+
+  /// The credential a consent step answered with.
+  public var authorizedCredential: IdPCredential? {
+    if case .authorize(_, .providerSucceeded(let c)) = self { return c }
+    return nil
+  }
+}
+
+extension Event {
+  /// The answer this event carries, if it is one.
+  public var answer: Answer? {
+    if case .answer(let a) = self { return a }
+    return nil
+  }
+}
+
+extension RefreshAnswer: Codable {
+  // `{"tokenRefreshed": {"idToken", "refreshToken", "expiresAt"}}`, the tokens' fields flat, as
+  // scenario files write them.
+  private enum CodingKeys: String, CodingKey { case tokenRefreshed, requestFailed }
+  private enum FailureKeys: String, CodingKey { case error }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    if c.contains(.tokenRefreshed) {
+      self = .tokenRefreshed(try c.decode(Tokens.self, forKey: .tokenRefreshed))
+    } else {
+      let f = try c.nestedContainer(keyedBy: FailureKeys.self, forKey: .requestFailed)
+      self = .requestFailed(error: try f.decode(AuthError.self, forKey: .error))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    switch self {
+    case .tokenRefreshed(let t): try c.encode(t, forKey: .tokenRefreshed)
+    case .requestFailed(let e):
+      var f = c.nestedContainer(keyedBy: FailureKeys.self, forKey: .requestFailed)
+      try f.encode(e, forKey: .error)
+    }
+  }
+}
