@@ -37,7 +37,8 @@ public struct AuthMachine: Hashable, Sendable {
     case .signingInAnonymously: .signingInAnonymously
     case .providerFlow(let f):
       f.credential == nil
-        ? .awaitingProvider : f.provider == .google ? .googleAuthenticated : .providerAuthenticated
+        ? .awaitingProvider
+        : f.provider.hasGoogleSpellings ? .googleAuthenticated : .providerAuthenticated
     case .migrationRequired: .migrationRequired
     case .migrating: .migrating
     case .reauthenticationRequired: .reauthenticationRequired

@@ -71,7 +71,7 @@ extension AuthState {
         return
       }
       self =
-        f.provider == .google
+        f.provider.hasGoogleSpellings
         ? .googleAuthenticated(
           purpose: f.purpose, request: f.request, credential: credential, user: user)
         : .providerAuthenticated(

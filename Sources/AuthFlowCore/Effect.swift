@@ -130,7 +130,7 @@ extension Request {
   public var effectKind: Effect.Kind {
     switch self {
     case .signUpAnonymously: .signUpAnonymously
-    case .authorize(let p, _, _): p == .google ? .authorizeWithGoogle : .authorize
+    case .authorize(let p, _, _): p.hasGoogleSpellings ? .authorizeWithGoogle : .authorize
     case .signInWithIdp: .signInWithIdp
     case .signInWithPassword: .signInWithPassword
     case .signUpWithPassword: .signUpWithPassword
@@ -236,7 +236,7 @@ extension Effect: Codable {
       case .signUpAnonymously: wire = .signUpAnonymously(requestId: id)
       case .authorize(let p, let i, let h):
         wire =
-          p == .google
+          p.hasGoogleSpellings
           ? .authorizeWithGoogle(requestId: id, intent: i, loginHint: h)
           : .authorize(requestId: id, provider: p, intent: i, loginHint: h)
       case .signInWithIdp(let c, let l):

@@ -88,8 +88,8 @@ extension Intent {
     case .appLaunched: .appLaunched
     case .signInAnonymouslyTapped: .signInAnonymouslyTapped
     case .signInWithProviderTapped(let p):
-      p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped
-    case .linkProviderTapped(let p): p == .google ? .linkGoogleTapped : .linkProviderTapped
+      p.hasGoogleSpellings ? .signInWithGoogleTapped : .signInWithProviderTapped
+    case .linkProviderTapped(let p): p.hasGoogleSpellings ? .linkGoogleTapped : .linkProviderTapped
     case .unlinkProviderTapped: .unlinkProviderTapped
     case .signInWithEmail: .signInWithEmail
     case .createAccount: .createAccount
@@ -158,9 +158,9 @@ extension Intent: Codable {
     case .appLaunched: wire = .appLaunched
     case .signInAnonymouslyTapped: wire = .signInAnonymouslyTapped
     case .signInWithProviderTapped(let p):
-      wire = p == .google ? .signInWithGoogleTapped : .signInWithProviderTapped(provider: p)
+      wire = p.hasGoogleSpellings ? .signInWithGoogleTapped : .signInWithProviderTapped(provider: p)
     case .linkProviderTapped(let p):
-      wire = p == .google ? .linkGoogleTapped : .linkProviderTapped(provider: p)
+      wire = p.hasGoogleSpellings ? .linkGoogleTapped : .linkProviderTapped(provider: p)
     case .unlinkProviderTapped(let p): wire = .unlinkProviderTapped(provider: p)
     case .signInWithEmail(let e, let p): wire = .signInWithEmail(email: e, password: p)
     case .createAccount(let e, let p): wire = .createAccount(email: e, password: p)

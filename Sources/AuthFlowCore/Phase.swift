@@ -142,95 +142,61 @@ public struct EmailFlow: Hashable, Sendable {
 /// cheap, and a transition edits the user in place (`user?.session.idToken = …`) without copying
 /// the session's strings.
 public struct SignedInUser: Hashable, Codable, Sendable {
-  private final class Storage: @unchecked Sendable {
-    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe, and
-    // the value semantics of `SignedInUser` already rule out overlapping accesses: no dynamic
-    // exclusivity checks (they cost more than the rest of a token request).
-    @exclusivity(unchecked) var session: Session
-    @exclusivity(unchecked) var token: TokenStatus
-    @exclusivity(unchecked) var cleanupRequest: RequestID?
-    @exclusivity(unchecked) var cleanupRefreshing: Bool
-
-    init(session: Session, token: TokenStatus, cleanupRequest: RequestID?, cleanupRefreshing: Bool)
-    {
-      self.session = session
-      self.token = token
-      self.cleanupRequest = cleanupRequest
-      self.cleanupRefreshing = cleanupRefreshing
-    }
+  struct Fields: Hashable, Sendable {
+    var session: Session
+    var token: TokenStatus
+    var cleanupRequest: RequestID?
+    var cleanupRefreshing: Bool
   }
 
-  private var storage: Storage
+  private var storage: CopyOnWrite<Fields>
 
   /// Creates a user with a fresh token.
   public init(
     session: Session, token: TokenStatus = .fresh, cleanupRequest: RequestID? = nil,
     cleanupRefreshing: Bool = false
   ) {
-    storage = Storage(
-      session: session, token: token, cleanupRequest: cleanupRequest,
-      cleanupRefreshing: cleanupRefreshing)
-  }
-
-  private var storageForWriting: Storage {
-    mutating get {
-      if !isKnownUniquelyReferenced(&storage) {
-        storage = Storage(
-          session: storage.session, token: storage.token, cleanupRequest: storage.cleanupRequest,
-          cleanupRefreshing: storage.cleanupRefreshing)
-      }
-      return storage
-    }
+    storage = CopyOnWrite(
+      Fields(
+        session: session, token: token, cleanupRequest: cleanupRequest,
+        cleanupRefreshing: cleanupRefreshing))
   }
 
   /// The session as stored.
   public var session: Session {
-    _read { yield storage.session }
-    _modify { yield &storageForWriting.session }
+    _read { yield storage.value.session }
+    _modify { yield &storage.value.session }
   }
 
   /// The ID token's refresh status.
   public var token: TokenStatus {
-    _read { yield storage.token }
-    _modify { yield &storageForWriting.token }
+    _read { yield storage.value.token }
+    _modify { yield &storage.value.token }
   }
 
   /// The in-flight deletion of a migrated anonymous account (or the refresh of its token that
   /// comes first), if any.
   public var cleanupRequest: RequestID? {
-    _read { yield storage.cleanupRequest }
-    _modify { yield &storageForWriting.cleanupRequest }
+    _read { yield storage.value.cleanupRequest }
+    _modify { yield &storage.value.cleanupRequest }
   }
 
   /// Whether `cleanupRequest` is the refresh of the anonymous account's token (not the delete).
   public var cleanupRefreshing: Bool {
-    _read { yield storage.cleanupRefreshing }
-    _modify { yield &storageForWriting.cleanupRefreshing }
+    _read { yield storage.value.cleanupRefreshing }
+    _modify { yield &storage.value.cleanupRefreshing }
   }
 
   /// The refresh in flight, if any.
   public var refreshRequest: RequestID? {
-    if case .refreshing(let r, _, _) = storage.token { return r }
+    if case .refreshing(let r, _, _) = storage.value.token { return r }
     return nil
   }
 
   /// The token requests waiting for the refresh in flight.
   public var tokenWaiters: [TokenRequestID] {
-    if case .refreshing(_, let w, _) = storage.token { return w }
+    if case .refreshing(_, let w, _) = storage.value.token { return w }
     return []
-  }
-
-  public static func == (a: SignedInUser, b: SignedInUser) -> Bool {
-    a.storage === b.storage
-      || (a.session == b.session && a.token == b.token && a.cleanupRequest == b.cleanupRequest
-        && a.cleanupRefreshing == b.cleanupRefreshing)
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(session)
-    hasher.combine(token)
-    hasher.combine(cleanupRequest)
-    hasher.combine(cleanupRefreshing)
   }
 
   private enum CodingKeys: String, CodingKey {

@@ -1,5 +1,6 @@
-// Providers are data, not code paths: an id plus traits. This file is the one place in the core
-// that spells a provider id; transitions read traits only.
+// Providers are data, not code paths: an id plus traits. The built-in ids and their traits are
+// in Catalog.swift, the one place in the core that spells a provider id; transitions read
+// traits only.
 
 /// A sign-in provider's Firebase id: `google.com`, `apple.com`, `github.com`, `oidc.<name>`.
 public struct ProviderID: Hashable, Comparable, Codable, Sendable, ExpressibleByStringLiteral,
@@ -24,11 +25,6 @@ public struct ProviderID: Hashable, Comparable, Codable, Sendable, ExpressibleBy
   public static func < (a: ProviderID, b: ProviderID) -> Bool { a.rawValue < b.rawValue }
   public var description: String { rawValue }
 
-  /// Google (GoogleSignIn on iOS, the OpenID code flow elsewhere).
-  public static let google: ProviderID = "google.com"
-  /// Sign in with Apple.
-  public static let apple: ProviderID = "apple.com"
-
   /// Whether this is an identity provider's id (`google.com`, `oidc.acme`), not one of
   /// Firebase's own ways in (`password`, `phone`, `anonymous`, `custom`), which have no dot.
   public var isIdentityProvider: Bool { rawValue.contains(".") }
@@ -36,12 +32,18 @@ public struct ProviderID: Hashable, Comparable, Codable, Sendable, ExpressibleBy
 
 /// What a provider's consent step hands over and how Firebase must be sent it.
 public struct ProviderTraits: Hashable, Sendable {
-  /// Which token `signInWithIdp` sends.
+  /// What the consent step hands over and `signInWithIdp` sends.
   public enum CredentialKind: String, Hashable, Codable, Sendable, CaseIterable {
-    /// An OpenID ID token (plus an access token when there is one).
+    /// An OpenID ID token (plus an access token when there is one): Google, Apple, `oidc.*`.
     case idToken
-    /// An OAuth access token only (github.com).
+    /// An OAuth access token only: github.com.
     case accessToken
+    /// An OAuth 1 token and its secret (`access_token` + `oauth_token_secret`): twitter.com.
+    case oauth1
+    /// An authorization code that Firebase exchanges itself, with the client secret kept in
+    /// the console: the provider's redirect URL (`requestUri`) and the flow's `sessionId`
+    /// (microsoft.com, whose tokens Firebase cannot verify).
+    case authorizationCode
   }
 
   /// How the provider's consent step uses a nonce, and so what Firebase is sent.
@@ -99,6 +101,10 @@ public struct ProviderTraits: Hashable, Sendable {
   public var revocation: RevocationRule
   /// Whether an SDK session (GoogleSignIn) must be signed out of when the user signs out.
   public var sdkSignOut: Bool
+  /// Whether the provider gives the user's name only on the first authorization (Apple): the
+  /// name is sent with that sign-in and kept in the session from then on, across
+  /// reauthentication, relinking and other processes' writes.
+  public var givesNameOnce: Bool
 
   /// Traits; the defaults fit a generic OpenID Connect provider (`oidc.<name>`): an ID token
   /// with a hashed, single-use nonce, and after a link conflict a retry with Firebase's pending
@@ -106,30 +112,16 @@ public struct ProviderTraits: Hashable, Sendable {
   public init(
     credential: CredentialKind = .idToken, nonce: NonceRule = .hashed,
     afterLinkConflict: ConflictRule = .retryThenReauthorize,
-    revocation: RevocationRule = .none, sdkSignOut: Bool = false
+    revocation: RevocationRule = .none, sdkSignOut: Bool = false, givesNameOnce: Bool = false
   ) {
     self.credential = credential
     self.nonce = nonce
     self.afterLinkConflict = afterLinkConflict
     self.revocation = revocation
     self.sdkSignOut = sdkSignOut
+    self.givesNameOnce = givesNameOnce
   }
 
-  /// Google: ID token (+ access token), no nonce (the code flow is protected by PKCE and
-  /// `state`), the GoogleSignIn session signed out and disconnected on deletion.
-  public static let google = ProviderTraits(
-    credential: .idToken, nonce: .none, afterLinkConflict: .signInWithUpdatedCredential,
-    revocation: .disconnectOnSignOut, sdkSignOut: true)
-  /// Apple: ID token with a single-use nonce; a conflict retries with the pending token, then
-  /// asks Apple again; deletion revokes with a fresh authorization code.
-  public static let apple = ProviderTraits(
-    credential: .idToken, nonce: .hashed, afterLinkConflict: .retryThenReauthorize,
-    revocation: .authorizationCodeBeforeDeletion, sdkSignOut: false)
-  /// A generic OpenID Connect provider (`oidc.<name>`): an ID token with a hashed nonce.
-  public static let openIDConnect = ProviderTraits()
-  /// An OAuth provider that hands over an access token only (github.com).
-  public static let accessTokenOnly = ProviderTraits(
-    credential: .accessToken, nonce: .none, afterLinkConflict: .signInWithUpdatedCredential)
 }
 
 /// The providers a machine knows. Google and Apple are built in; an app adds or replaces
@@ -151,11 +143,6 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
 
   /// A catalog with these entries.
   public init(_ entries: [Entry]) { self.entries = entries }
-
-  /// Google first, then Apple.
-  public static let builtIn = ProviderCatalog([
-    Entry(id: .google, traits: .google), Entry(id: .apple, traits: .apple),
-  ])
 
   /// The traits of `id` (the generic OpenID traits when it is not listed).
   public subscript(id: ProviderID) -> ProviderTraits {
@@ -194,145 +181,117 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
   }
 }
 
-/// What a provider's consent step returned: the tokens `signInWithIdp` sends.
+/// What a provider's consent step returned: the tokens `signInWithIdp` sends, in the shape the
+/// provider's traits say (`ProviderTraits.credential`).
 ///
 /// A value with copy-on-write storage, so the phases that carry one stay small.
 public struct IdPCredential: Hashable, Codable, Sendable {
-  private final class Storage: Hashable, Codable, @unchecked Sendable {
-    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe.
-    @exclusivity(unchecked) var provider: ProviderID
-    @exclusivity(unchecked) var idToken: String?
-    @exclusivity(unchecked) var accessToken: String?
-    @exclusivity(unchecked) var rawNonce: String?
-    @exclusivity(unchecked) var pendingToken: String?
-    @exclusivity(unchecked) var authorizationCode: String?
-    @exclusivity(unchecked) var email: String?
-    @exclusivity(unchecked) var givenName: String?
-    @exclusivity(unchecked) var familyName: String?
-
-    init(
-      provider: ProviderID, idToken: String?, accessToken: String?, rawNonce: String?,
-      pendingToken: String?, authorizationCode: String?, email: String?, givenName: String?,
-      familyName: String?
-    ) {
-      self.provider = provider
-      self.idToken = idToken
-      self.accessToken = accessToken
-      self.rawNonce = rawNonce
-      self.pendingToken = pendingToken
-      self.authorizationCode = authorizationCode
-      self.email = email
-      self.givenName = givenName
-      self.familyName = familyName
-    }
-
-    func copy() -> Storage {
-      Storage(
-        provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
-        pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
-        givenName: givenName, familyName: familyName)
-    }
-
-    static func == (a: Storage, b: Storage) -> Bool {
-      a === b
-        || (a.provider == b.provider && a.idToken == b.idToken && a.accessToken == b.accessToken
-          && a.rawNonce == b.rawNonce && a.pendingToken == b.pendingToken
-          && a.authorizationCode == b.authorizationCode && a.email == b.email
-          && a.givenName == b.givenName && a.familyName == b.familyName)
-    }
-
-    func hash(into h: inout Hasher) {
-      h.combine(provider)
-      h.combine(idToken)
-      h.combine(accessToken)
-      h.combine(rawNonce)
-      h.combine(pendingToken)
-      h.combine(authorizationCode)
-      h.combine(email)
-      h.combine(givenName)
-      h.combine(familyName)
-    }
+  struct Fields: Hashable, Codable, Sendable {
+    var provider: ProviderID
+    var idToken: String?
+    var accessToken: String?
+    var tokenSecret: String?
+    var rawNonce: String?
+    var pendingToken: String?
+    var authorizationCode: String?
+    var requestUri: String?
+    var sessionId: String?
+    var email: String?
+    var givenName: String?
+    var familyName: String?
   }
 
-  private var storage: Storage
-
-  private var storageForWriting: Storage {
-    mutating get {
-      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-      return storage
-    }
-  }
+  private var storage: CopyOnWrite<Fields>
 
   /// Creates a credential.
   public init(
     provider: ProviderID, idToken: String? = nil, accessToken: String? = nil,
-    rawNonce: String? = nil, pendingToken: String? = nil, authorizationCode: String? = nil,
+    tokenSecret: String? = nil, rawNonce: String? = nil, pendingToken: String? = nil,
+    authorizationCode: String? = nil, requestUri: String? = nil, sessionId: String? = nil,
     email: String? = nil, givenName: String? = nil, familyName: String? = nil
   ) {
-    storage = Storage(
-      provider: provider, idToken: idToken, accessToken: accessToken, rawNonce: rawNonce,
-      pendingToken: pendingToken, authorizationCode: authorizationCode, email: email,
-      givenName: givenName, familyName: familyName)
+    storage = CopyOnWrite(
+      Fields(
+        provider: provider, idToken: idToken, accessToken: accessToken, tokenSecret: tokenSecret,
+        rawNonce: rawNonce, pendingToken: pendingToken, authorizationCode: authorizationCode,
+        requestUri: requestUri, sessionId: sessionId, email: email, givenName: givenName,
+        familyName: familyName))
   }
 
   /// Which provider issued it.
   public var provider: ProviderID {
-    get { storage.provider }
-    set { storageForWriting.provider = newValue }
+    get { storage.value.provider }
+    _modify { yield &storage.value.provider }
   }
-  /// The provider's ID token (required for Google, Apple and `oidc.*`).
+  /// The provider's ID token (credential shape `idToken`: Google, Apple, `oidc.*`).
   public var idToken: String? {
-    get { storage.idToken }
-    set { storageForWriting.idToken = newValue }
+    get { storage.value.idToken }
+    _modify { yield &storage.value.idToken }
   }
-  /// The provider's access token (all github.com sends).
+  /// The provider's access token (shape `accessToken`, all github.com sends; with `tokenSecret`,
+  /// an OAuth 1 token).
   public var accessToken: String? {
-    get { storage.accessToken }
-    set { storageForWriting.accessToken = newValue }
+    get { storage.value.accessToken }
+    _modify { yield &storage.value.accessToken }
+  }
+  /// An OAuth 1 token's secret (shape `oauth1`: twitter.com), sent as `oauth_token_secret`.
+  public var tokenSecret: String? {
+    get { storage.value.tokenSecret }
+    _modify { yield &storage.value.tokenSecret }
   }
   /// The raw nonce the ID token was made with (its SHA-256 went to the provider).
   public var rawNonce: String? {
-    get { storage.rawNonce }
-    set { storageForWriting.rawNonce = newValue }
+    get { storage.value.rawNonce }
+    _modify { yield &storage.value.rawNonce }
   }
   /// Firebase's `pendingToken` from a link conflict, to retry with.
   public var pendingToken: String? {
-    get { storage.pendingToken }
-    set { storageForWriting.pendingToken = newValue }
+    get { storage.value.pendingToken }
+    _modify { yield &storage.value.pendingToken }
   }
-  /// Apple's single-use authorization code (for revocation).
+  /// A single-use authorization code: Apple's, for revocation.
   public var authorizationCode: String? {
-    get { storage.authorizationCode }
-    set { storageForWriting.authorizationCode = newValue }
+    get { storage.value.authorizationCode }
+    _modify { yield &storage.value.authorizationCode }
+  }
+  /// Shape `authorizationCode` (Firebase's hosted code flow, microsoft.com): the URL the
+  /// provider redirected to, with its code, which Firebase exchanges (`requestUri`).
+  public var requestUri: String? {
+    get { storage.value.requestUri }
+    _modify { yield &storage.value.requestUri }
+  }
+  /// The session id of that flow (`sessionId`), from `accounts:createAuthUri`.
+  public var sessionId: String? {
+    get { storage.value.sessionId }
+    _modify { yield &storage.value.sessionId }
   }
   /// The account's email, when known.
   public var email: String? {
-    get { storage.email }
-    set { storageForWriting.email = newValue }
+    get { storage.value.email }
+    _modify { yield &storage.value.email }
   }
   /// The user's given name, which Apple gives only on the first authorization.
   public var givenName: String? {
-    get { storage.givenName }
-    set { storageForWriting.givenName = newValue }
+    get { storage.value.givenName }
+    _modify { yield &storage.value.givenName }
   }
   /// The user's family name, likewise.
   public var familyName: String? {
-    get { storage.familyName }
-    set { storageForWriting.familyName = newValue }
+    get { storage.value.familyName }
+    _modify { yield &storage.value.familyName }
   }
   /// The name to keep: given and family name joined, or `nil` when the provider gave none.
   public var fullName: String? {
     let parts = [givenName, familyName].compactMap { $0 }.filter { !$0.isEmpty }
     return parts.isEmpty ? nil : parts.joined(separator: " ")
   }
-  /// Whether there is anything to send Firebase: an ID token, an access token or a pending
-  /// token (a conflict answer may carry none of them).
-  public var hasToken: Bool { idToken != nil || accessToken != nil || pendingToken != nil }
+  /// Whether there is anything to send Firebase: an ID token, an access token, a pending token
+  /// or a redirect to exchange (a conflict answer may carry none of them).
+  public var hasToken: Bool {
+    idToken != nil || accessToken != nil || pendingToken != nil || requestUri != nil
+  }
 
-  public static func == (a: IdPCredential, b: IdPCredential) -> Bool { a.storage == b.storage }
-  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
-
-  public init(from decoder: any Decoder) throws { storage = try Storage(from: decoder) }
+  public init(from decoder: any Decoder) throws { storage = try CopyOnWrite(from: decoder) }
   public func encode(to encoder: any Encoder) throws { try storage.encode(to: encoder) }
 
   /// A Google credential, as the GoogleSignIn SDK or the OpenID code flow returns it.
@@ -370,4 +329,20 @@ extension ProviderTraits.NonceRule: Codable {
   }
 }
 
-extension ProviderTraits: Codable {}
+extension ProviderTraits: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case credential, nonce, afterLinkConflict, revocation, sdkSignOut, givesNameOnce
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      credential: try c.decode(CredentialKind.self, forKey: .credential),
+      nonce: try c.decode(NonceRule.self, forKey: .nonce),
+      afterLinkConflict: try c.decode(ConflictRule.self, forKey: .afterLinkConflict),
+      revocation: try c.decode(RevocationRule.self, forKey: .revocation),
+      sdkSignOut: try c.decode(Bool.self, forKey: .sdkSignOut),
+      // Traits written before the name trait existed.
+      givesNameOnce: try c.decodeIfPresent(Bool.self, forKey: .givesNameOnce) ?? false)
+  }
+}

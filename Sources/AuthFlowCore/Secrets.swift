@@ -6,6 +6,7 @@ public enum Secrets {
   /// Field names whose string values are secrets.
   public static let keys: Set<String> = [
     "idToken", "refreshToken", "accessToken", "password", "linkTo", "rawNonce", "pendingToken",
+    "tokenSecret", "sessionId",
     "authorizationCode", "token",
   ]
 

@@ -29,73 +29,20 @@ public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConv
 /// A value with copy-on-write storage: effects, results and the machine pass a session around
 /// as one reference instead of copying (and retaining) its tokens each time.
 public struct Session: Hashable, Codable, Sendable {
-  private final class Storage: Hashable, Codable, @unchecked Sendable {
-    // Only mutated while uniquely referenced (see `storageForWriting`), so sharing is safe.
-    @exclusivity(unchecked) var uid: String
-    @exclusivity(unchecked) var anonymous: Bool
-    @exclusivity(unchecked) var providers: [String]
-    @exclusivity(unchecked) var email: String?
-    @exclusivity(unchecked) var idToken: String
-    @exclusivity(unchecked) var refreshToken: String
-    @exclusivity(unchecked) var expiresAt: Instant
-    @exclusivity(unchecked) var pendingCleanup: AnonymousCleanup?
-    @exclusivity(unchecked) var displayName: String?
-    @exclusivity(unchecked) var pendingDeletion: DeletionRecord?
-
-    init(
-      uid: String, anonymous: Bool, providers: [String], email: String?, idToken: String,
-      refreshToken: String, expiresAt: Instant, pendingCleanup: AnonymousCleanup?,
-      displayName: String?, pendingDeletion: DeletionRecord?
-    ) {
-      self.uid = uid
-      self.anonymous = anonymous
-      self.providers = providers
-      self.email = email
-      self.idToken = idToken
-      self.refreshToken = refreshToken
-      self.expiresAt = expiresAt
-      self.pendingCleanup = pendingCleanup
-      self.displayName = displayName
-      self.pendingDeletion = pendingDeletion
-    }
-
-    func copy() -> Storage {
-      Storage(
-        uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
-        refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
-        displayName: displayName, pendingDeletion: pendingDeletion)
-    }
-
-    static func == (a: Storage, b: Storage) -> Bool {
-      a === b
-        || (a.uid == b.uid && a.anonymous == b.anonymous && a.providers == b.providers
-          && a.email == b.email && a.idToken == b.idToken && a.refreshToken == b.refreshToken
-          && a.expiresAt == b.expiresAt && a.pendingCleanup == b.pendingCleanup
-          && a.displayName == b.displayName && a.pendingDeletion == b.pendingDeletion)
-    }
-
-    func hash(into h: inout Hasher) {
-      h.combine(uid)
-      h.combine(anonymous)
-      h.combine(providers)
-      h.combine(email)
-      h.combine(idToken)
-      h.combine(refreshToken)
-      h.combine(expiresAt)
-      h.combine(pendingCleanup)
-      h.combine(displayName)
-      h.combine(pendingDeletion)
-    }
+  struct Fields: Hashable, Codable, Sendable {
+    var uid: String
+    var anonymous: Bool
+    var providers: [String]
+    var email: String?
+    var idToken: String
+    var refreshToken: String
+    var expiresAt: Instant
+    var pendingCleanup: AnonymousCleanup?
+    var displayName: String?
+    var pendingDeletion: DeletionRecord?
   }
 
-  private var storage: Storage
-
-  private var storageForWriting: Storage {
-    mutating get {
-      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-      return storage
-    }
-  }
+  private var storage: CopyOnWrite<Fields>
 
   /// Creates a session.
   public init(
@@ -104,74 +51,74 @@ public struct Session: Hashable, Codable, Sendable {
     pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
     pendingDeletion: DeletionRecord? = nil
   ) {
-    storage = Storage(
-      uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
-      refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
-      displayName: displayName, pendingDeletion: pendingDeletion)
+    storage = CopyOnWrite(
+      Fields(
+        uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
+        refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
+        displayName: displayName, pendingDeletion: pendingDeletion))
   }
 
   /// The Firebase uid (`localId`).
   public var uid: String {
-    get { storage.uid }
-    set { storageForWriting.uid = newValue }
+    get { storage.value.uid }
+    _modify { yield &storage.value.uid }
   }
   /// True for a Firebase anonymous account.
   public var anonymous: Bool {
-    get { storage.anonymous }
-    set { storageForWriting.anonymous = newValue }
+    get { storage.value.anonymous }
+    _modify { yield &storage.value.anonymous }
   }
   /// Linked provider ids, e.g. `google.com`, `password`.
   public var providers: [String] {
-    get { storage.providers }
-    set { storageForWriting.providers = newValue }
+    get { storage.value.providers }
+    _modify { yield &storage.value.providers }
   }
   /// The account's email, when it has one.
   public var email: String? {
-    get { storage.email }
-    set { storageForWriting.email = newValue }
+    get { storage.value.email }
+    _modify { yield &storage.value.email }
   }
   /// The current Firebase ID token.
   public var idToken: String {
-    get { storage.idToken }
-    set { storageForWriting.idToken = newValue }
+    get { storage.value.idToken }
+    _modify { yield &storage.value.idToken }
   }
   /// The Secure Token refresh token.
   public var refreshToken: String {
-    get { storage.refreshToken }
-    set { storageForWriting.refreshToken = newValue }
+    get { storage.value.refreshToken }
+    _modify { yield &storage.value.refreshToken }
   }
   /// When `idToken` stops being valid.
   public var expiresAt: Instant {
-    get { storage.expiresAt }
-    set { storageForWriting.expiresAt = newValue }
+    get { storage.value.expiresAt }
+    _modify { yield &storage.value.expiresAt }
   }
   /// An anonymous account still to be deleted after a migration; persisted so a relaunch resumes.
   public var pendingCleanup: AnonymousCleanup? {
-    get { storage.pendingCleanup }
-    _modify { yield &storageForWriting.pendingCleanup }
+    get { storage.value.pendingCleanup }
+    _modify { yield &storage.value.pendingCleanup }
   }
   /// The user's name, as the provider gave it (Apple gives it on the first authorization only,
   /// so it is kept here).
   public var displayName: String? {
-    get { storage.displayName }
-    set { storageForWriting.displayName = newValue }
+    get { storage.value.displayName }
+    _modify { yield &storage.value.displayName }
   }
   /// An account deletion under way; persisted so a relaunch finishes it.
   public var pendingDeletion: DeletionRecord? {
-    get { storage.pendingDeletion }
-    _modify { yield &storageForWriting.pendingDeletion }
+    get { storage.value.pendingDeletion }
+    _modify { yield &storage.value.pendingDeletion }
   }
 
-  public static func == (a: Session, b: Session) -> Bool { a.storage == b.storage }
-  public func hash(into hasher: inout Hasher) { storage.hash(into: &hasher) }
-
-  public init(from decoder: any Decoder) throws { storage = try Storage(from: decoder) }
+  public init(from decoder: any Decoder) throws { storage = try CopyOnWrite(from: decoder) }
   public func encode(to encoder: any Encoder) throws { try storage.encode(to: encoder) }
 
   /// Whether the ID token can be handed out at `now` without a refresh: more than `margin`
   /// seconds of life left.
   @inline(__always)
-  public func isFresh(at now: Instant, margin: Double) -> Bool { storage.expiresAt - now > margin }
+  public func isFresh(at now: Instant, margin: Double) -> Bool {
+    storage.value.expiresAt - now > margin
+  }
 }
 
 /// The anonymous account left behind by a `merge` or `switchWithoutData` migration.

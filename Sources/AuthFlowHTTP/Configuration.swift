@@ -1,23 +1,44 @@
 import AuthFlowCore
 import Foundation
 
-/// An OpenID provider besides Google that the app offers (`PROVIDERS` in the configuration).
+/// A provider besides Google that the app offers (`PROVIDERS` in the configuration): its
+/// traits, and, for one that signs in with an OpenID ID token, the client and issuer its
+/// consent step uses.
 public struct ProviderSettings: Sendable, Equatable {
-  /// Its Firebase provider id: `apple.com` or `oidc.<name>`.
+  /// Its Firebase provider id: `apple.com`, `oidc.<name>`, `microsoft.com`, any id.
   public var id: ProviderID
-  /// The app's client id at that provider (`<P>_CLIENT_ID`).
+  /// The app's client id at that provider (`<P>_CLIENT_ID`; empty when it has none).
   public var clientID: String
-  /// The OpenID issuer its endpoints are discovered from (`<P>_ISSUER`).
+  /// The OpenID issuer its endpoints are discovered from (`<P>_ISSUER`; empty for a provider
+  /// without one, whose consent step the app supplies).
   public var issuer: String
   /// A desktop client's non-confidential secret, if the provider wants one (`<P>_CLIENT_SECRET`).
   public var clientSecret: String?
+  /// Its traits: the built-in ones (or the generic OpenID ones), with what `<P>_CREDENTIAL`,
+  /// `<P>_NONCE`, `<P>_AFTER_LINK_CONFLICT`, `<P>_REVOCATION`, `<P>_SDK_SIGN_OUT` and
+  /// `<P>_GIVES_NAME_ONCE` say.
+  public var traits: ProviderTraits
 
-  public init(id: ProviderID, clientID: String, issuer: String, clientSecret: String? = nil) {
+  public init(
+    id: ProviderID, clientID: String, issuer: String, clientSecret: String? = nil,
+    traits: ProviderTraits? = nil
+  ) {
     self.id = id
     self.clientID = clientID
     self.issuer = issuer
     self.clientSecret = clientSecret
+    self.traits = traits ?? ProviderCatalog.builtIn[id]
   }
+
+  /// Whether its consent step is the OpenID code flow against `issuer` (an ID-token provider
+  /// with an issuer), which `LoopbackConsent` and `flowrun --live` can run.
+  public var usesOpenIDConsent: Bool { traits.credential == .idToken && !issuer.isEmpty }
+
+  /// The trait settings, by key suffix.
+  static let traitKeys = [
+    "_CREDENTIAL", "_NONCE", "_AFTER_LINK_CONFLICT", "_REVOCATION", "_SDK_SIGN_OUT",
+    "_GIVES_NAME_ONCE",
+  ]
 
   /// The key prefix of a provider's settings: `apple.com` → `APPLE_COM`, `oidc.acme` →
   /// `OIDC_ACME`.
@@ -101,7 +122,8 @@ public struct AuthConfiguration: Sendable, Equatable {
     for (variable, v) in environment.sorted(by: { $0.key < $1.key })
     where variable.hasPrefix("AUTHFLOW_") && !v.isEmpty && environmentKeys[variable] == nil
       && (variable == "AUTHFLOW_PROVIDERS" || variable.hasSuffix("_CLIENT_ID")
-        || variable.hasSuffix("_ISSUER") || variable.hasSuffix("_CLIENT_SECRET"))
+        || variable.hasSuffix("_ISSUER") || variable.hasSuffix("_CLIENT_SECRET")
+        || ProviderSettings.traitKeys.contains(where: variable.hasSuffix))
     {
       values[String(variable.dropFirst("AUTHFLOW_".count))] = v
     }
@@ -127,30 +149,34 @@ public struct AuthConfiguration: Sendable, Equatable {
     }.filter { !$0.isEmpty }
     for name in listed {
       let id = ProviderID(name)
-      guard id == .apple || name.hasPrefix("oidc.") && name.count > 5 else {
+      guard name.contains("."), !name.contains(where: { $0.isWhitespace }) else {
         throw AuthError(
           code: "INVALID_CONFIGURATION",
-          message: "PROVIDERS lists \(name): only apple.com and oidc.<name> providers are "
-            + "configured here (Google is CLIENT_ID and ISSUER; a provider without an OpenID "
-            + "issuer, such as github.com, needs the app's own consent step)")
+          message: "PROVIDERS lists \(name): a provider id is Firebase's, with a dot "
+            + "(apple.com, oidc.acme, microsoft.com)")
       }
       let prefix = ProviderSettings.keyPrefix(id)
-      let missing = ["\(prefix)_CLIENT_ID", "\(prefix)_ISSUER"].filter {
-        (values[$0] ?? "").isEmpty
-      }
+      let traits = try Self.traits(of: id, prefix: prefix, values)
+      // A provider that signs in with an OpenID ID token gets its consent step from its
+      // issuer; any other (an access token, OAuth 1, Firebase's own code flow) from the app.
+      let required =
+        traits.credential == .idToken ? ["\(prefix)_CLIENT_ID", "\(prefix)_ISSUER"] : []
+      let missing = required.filter { (values[$0] ?? "").isEmpty }
       guard missing.isEmpty else {
         throw AuthError(
           code: "INVALID_CONFIGURATION",
           message: "PROVIDERS lists \(name) but \(missing.joined(separator: " and ")) "
             + (missing.count == 1 ? "is" : "are") + " not set (in the file, or as AUTHFLOW_"
-            + missing.joined(separator: " / AUTHFLOW_") + ")")
+            + missing.joined(separator: " / AUTHFLOW_") + "); a provider without an OpenID "
+            + "issuer sets \(prefix)_CREDENTIAL (accessToken, oauth1, authorizationCode) and "
+            + "gets its consent step from the app")
       }
-      try checkIssuer("\(prefix)_ISSUER")
+      if values["\(prefix)_ISSUER"] != nil { try checkIssuer("\(prefix)_ISSUER") }
       providers.append(
         ProviderSettings(
           id: id, clientID: values["\(prefix)_CLIENT_ID"] ?? "",
           issuer: values["\(prefix)_ISSUER"] ?? "",
-          clientSecret: values["\(prefix)_CLIENT_SECRET"]))
+          clientSecret: values["\(prefix)_CLIENT_SECRET"], traits: traits))
     }
     let missing = ["API_KEY", "CLIENT_ID"].filter { (values[$0] ?? "").isEmpty }
     guard missing.isEmpty else {
@@ -166,5 +192,48 @@ public struct AuthConfiguration: Sendable, Equatable {
       clientID: values["CLIENT_ID"] ?? "",
       reversedClientID: values["REVERSED_CLIENT_ID"], clientSecret: values["CLIENT_SECRET"],
       issuer: values["ISSUER"] ?? "https://accounts.google.com", providers: providers)
+  }
+
+  /// A listed provider's traits: the built-in ones (or the generic OpenID ones), with each
+  /// `<P>_<TRAIT>` setting applied; a value that is not one of the trait's is an error naming it.
+  static func traits(of id: ProviderID, prefix: String, _ values: [String: String])
+    throws(AuthError) -> ProviderTraits
+  {
+    var t = ProviderCatalog.builtIn[id]
+    func read<E: RawRepresentable & CaseIterable>(_ suffix: String, _: E.Type) throws(AuthError)
+      -> E? where E.RawValue == String
+    {
+      guard let text = values[prefix + suffix] else { return nil }
+      guard let e = E(rawValue: text) else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION",
+          message: "\(prefix + suffix) is \(text); one of "
+            + E.allCases.map(\.rawValue).joined(separator: ", "))
+      }
+      return e
+    }
+    func flag(_ suffix: String) throws(AuthError) -> Bool? {
+      guard let text = values[prefix + suffix] else { return nil }
+      guard text == "true" || text == "false" else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION", message: "\(prefix + suffix) is \(text); true or false")
+      }
+      return text == "true"
+    }
+    if let v = try read("_CREDENTIAL", ProviderTraits.CredentialKind.self) { t.credential = v }
+    if let text = values[prefix + "_NONCE"] {
+      guard let v = ProviderTraits.NonceRule(spelling: text) else {
+        throw AuthError(
+          code: "INVALID_CONFIGURATION", message: "\(prefix)_NONCE is \(text); none or hashed")
+      }
+      t.nonce = v
+    }
+    if let v = try read("_AFTER_LINK_CONFLICT", ProviderTraits.ConflictRule.self) {
+      t.afterLinkConflict = v
+    }
+    if let v = try read("_REVOCATION", ProviderTraits.RevocationRule.self) { t.revocation = v }
+    if let v = try flag("_SDK_SIGN_OUT") { t.sdkSignOut = v }
+    if let v = try flag("_GIVES_NAME_ONCE") { t.givesNameOnce = v }
+    return t
   }
 }

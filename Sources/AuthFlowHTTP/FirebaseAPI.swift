@@ -109,15 +109,24 @@ public struct FirebaseAPI: Sendable {
   /// credential Firebase echoes (`oauthIdToken`, `pendingToken`): never with the nonce, whose pair
   /// with the ID token was spent, and never with an ID token that was sent with a nonce.
   public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
-    var post = [("providerId", credential.provider.rawValue)]
-    if let t = credential.idToken { post.append(("id_token", t)) }
-    if let n = credential.rawNonce { post.append(("nonce", n)) }
-    if let t = credential.accessToken { post.append(("access_token", t)) }
-    if let user = Self.userJSON(credential) { post.append(("user", user)) }
-    var body: [String: Any] = [
-      "requestUri": "http://localhost", "postBody": FormEncoding.encode(post),
-      "returnSecureToken": true, "returnIdpCredential": true,
-    ]
+    var body: [String: Any] = ["returnSecureToken": true, "returnIdpCredential": true]
+    if let redirect = credential.requestUri {
+      // Firebase's own code flow: it exchanges the code in the redirect with the client secret
+      // kept in the console (microsoft.com); no postBody.
+      body["requestUri"] = redirect
+      if let session = credential.sessionId { body["sessionId"] = session }
+    } else {
+      // Each field the credential's shape has: an ID token (with its raw nonce), an access
+      // token (with an OAuth 1 secret), the name Apple gives once.
+      var post = [("providerId", credential.provider.rawValue)]
+      if let t = credential.idToken { post.append(("id_token", t)) }
+      if let n = credential.rawNonce { post.append(("nonce", n)) }
+      if let t = credential.accessToken { post.append(("access_token", t)) }
+      if let t = credential.tokenSecret { post.append(("oauth_token_secret", t)) }
+      if let user = Self.userJSON(credential) { post.append(("user", user)) }
+      body["requestUri"] = "http://localhost"
+      body["postBody"] = FormEncoding.encode(post)
+    }
     if let p = credential.pendingToken { body["pendingToken"] = p }
     if let linkTo { body["idToken"] = linkTo }
     let result = await call("signInWithIdp", body)
@@ -129,6 +138,7 @@ public struct FirebaseAPI: Sendable {
           provider: credential.provider,
           idToken: json["oauthIdToken"] as? String ?? reusable,
           accessToken: json["oauthAccessToken"] as? String ?? credential.accessToken,
+          tokenSecret: json["oauthTokenSecret"] as? String ?? credential.tokenSecret,
           pendingToken: json["pendingToken"] as? String,
           email: json["email"] as? String ?? credential.email,
           givenName: credential.givenName, familyName: credential.familyName)
@@ -150,6 +160,27 @@ public struct FirebaseAPI: Sendable {
         s.displayName = name
       }
       return .signedIn(session: s)
+    }
+  }
+
+  /// `accounts:createAuthUri` for a provider whose authorization code Firebase exchanges itself
+  /// (credential shape `authorizationCode`: microsoft.com): where to send the user, and the
+  /// session id the credential carries back with the provider's redirect to `continueUri`.
+  public func startHostedSignIn(provider: ProviderID, continueUri: String) async
+    -> Result<(authUri: URL, sessionId: String), AuthError>
+  {
+    let body: [String: Any] = ["providerId": provider.rawValue, "continueUri": continueUri]
+    switch await call("createAuthUri", body) {
+    case .failure(let e): return .failure(e)
+    case .success(let json):
+      guard let uri = (json["authUri"] as? String).flatMap(URL.init(string:)),
+        let session = json["sessionId"] as? String, !session.isEmpty
+      else {
+        return .failure(
+          AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "createAuthUri lacks authUri or sessionId"))
+      }
+      return .success((uri, session))
     }
   }
 

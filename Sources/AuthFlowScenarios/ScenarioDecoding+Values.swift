@@ -213,15 +213,21 @@ extension JSONReader {
     // again); a consent step's credential always carries a token.
     guard
       !requireToken || f["idToken"] != nil || f["accessToken"] != nil || f["pendingToken"] != nil
+        || f["requestUri"] != nil
     else {
-      throw fail(p, "missing required field \"idToken\" (or \"accessToken\" or \"pendingToken\")")
+      throw fail(
+        p,
+        "missing required field \"idToken\" (or \"accessToken\", \"pendingToken\" or "
+          + "\"requestUri\")")
     }
     func text(_ key: String) throws -> String? { try optionalString(f[key], join(p, key)) }
     return IdPCredential(
       provider: try f["provider"].map { try provider($0, join(p, "provider")) } ?? .unspecified,
       idToken: try text("idToken"), accessToken: try text("accessToken"),
-      rawNonce: try text("rawNonce"), pendingToken: try text("pendingToken"),
-      authorizationCode: try text("authorizationCode"), email: try text("email"),
+      tokenSecret: try text("tokenSecret"), rawNonce: try text("rawNonce"),
+      pendingToken: try text("pendingToken"), authorizationCode: try text("authorizationCode"),
+      requestUri: try text("requestUri"), sessionId: try text("sessionId"),
+      email: try text("email"),
       givenName: try text("givenName"), familyName: try text("familyName"))
   }
 

@@ -58,7 +58,9 @@ extension JSONReader {
       if let p = c["providers"] {
         for (id, traits) in try object(p, "config.providers", allowed: nil) {
           let path = join("config.providers", id)
-          policy.providers.set(try provider(.string(id), path), try self.traits(traits, path))
+          let pid = try provider(.string(id), path)
+          policy.providers.set(
+            pid, try self.traits(traits, path, start: ProviderCatalog.builtIn[pid]))
         }
       }
       if let m = c["migration"] {
@@ -103,13 +105,16 @@ extension JSONReader {
       strict: try bool(f["strict"], "strict", default: false), file: file)
   }
 
-  /// A provider's traits in `config.providers`: each field optional, the defaults those of a
-  /// generic OpenID Connect provider.
-  func traits(_ value: JSONValue, _ p: String) throws -> ProviderTraits {
+  /// A provider's traits in `config.providers`: each field optional, the defaults `start`'s (a
+  /// built-in provider's own, else a generic OpenID Connect provider's).
+  func traits(_ value: JSONValue, _ p: String, start: ProviderTraits) throws -> ProviderTraits {
     let f = try object(
-      value, p, allowed: ["credential", "nonce", "afterLinkConflict", "revocation", "sdkSignOut"],
+      value, p,
+      allowed: [
+        "credential", "nonce", "afterLinkConflict", "revocation", "sdkSignOut", "givesNameOnce",
+      ],
       what: "an object of provider traits")
-    var t = ProviderTraits.openIDConnect
+    var t = start
     if let v = f["credential"] {
       t.credential = try enumValue(v, join(p, "credential"), ProviderTraits.CredentialKind.self)
     }
@@ -130,7 +135,9 @@ extension JSONReader {
     if let v = f["revocation"] {
       t.revocation = try enumValue(v, join(p, "revocation"), ProviderTraits.RevocationRule.self)
     }
-    t.sdkSignOut = try bool(f["sdkSignOut"], join(p, "sdkSignOut"), default: false)
+    t.sdkSignOut = try bool(f["sdkSignOut"], join(p, "sdkSignOut"), default: start.sdkSignOut)
+    t.givesNameOnce = try bool(
+      f["givesNameOnce"], join(p, "givesNameOnce"), default: start.givesNameOnce)
     return t
   }
 

@@ -28,7 +28,7 @@ public enum ScenarioSchema {
             "throttledDelay": { "type": "number", "minimum": 0, "maximum": 3155760000 },
             "providers": {
               "type": "object",
-              "description": "Providers the app configures, by Firebase provider id, with their traits (each optional; the defaults are a generic OpenID Connect provider's). google.com and apple.com are built in.",
+              "description": "Providers the app configures, by Firebase provider id, with their traits (each optional; the defaults are the built-in traits of google.com, apple.com and github.com, and a generic OpenID Connect provider's for any other id).",
               "additionalProperties": {
                 "type": "object", "additionalProperties": false,
                 "properties": {
@@ -36,7 +36,8 @@ public enum ScenarioSchema {
                   "nonce": { "enum": \#(names(ProviderTraits.NonceRule.spellings)), "description": "none, or hashed (SHA-256 to the provider, raw to Firebase, sent once); optional and requiredSingleUse are the earlier spellings of none and hashed." },
                   "afterLinkConflict": { "enum": \#(names(ProviderTraits.ConflictRule.allCases.map(\.rawValue))) },
                   "revocation": { "enum": \#(names(ProviderTraits.RevocationRule.allCases.map(\.rawValue))) },
-                  "sdkSignOut": { "type": "boolean", "default": false }
+                  "sdkSignOut": { "type": "boolean", "default": false },
+                  "givesNameOnce": { "type": "boolean", "default": false }
                 }
               }
             }

@@ -187,8 +187,8 @@ public enum Vocabulary {
 
   /// Fields of a provider credential in a scenario file.
   public static let credentialFields = [
-    "provider", "idToken", "accessToken", "rawNonce", "pendingToken", "authorizationCode",
-    "email", "givenName", "familyName",
+    "provider", "idToken", "accessToken", "tokenSecret", "rawNonce", "pendingToken",
+    "authorizationCode", "requestUri", "sessionId", "email", "givenName", "familyName",
   ]
 
   static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {

@@ -71,7 +71,7 @@ extension FlowRun {
       ] + config.providers
     let hint = a.options["--login-hint"]
     var consents: [ProviderID: any ProviderConsent] = [:]
-    for s in settings {
+    for s in settings where s.usesOpenIDConsent || s.id == .google {
       let endpoints: OIDCProvider
       switch await OIDCProvider.discover(issuer: s.issuer) {
       case .success(let p): endpoints = p
@@ -81,7 +81,8 @@ extension FlowRun {
           stderr: "Error: cannot read the OpenID configuration of \(s.issuer) (\(s.id)): \(e)\n")
       }
       let client = OIDCClient(
-        clientID: s.clientID, clientSecret: s.clientSecret, provider: endpoints, providerID: s.id)
+        clientID: s.clientID, clientSecret: s.clientSecret, provider: endpoints, providerID: s.id,
+        traits: s.traits)
       consents[s.id] = LoopbackConsent(
         client: client, timeout: 300, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
         openBrowser: browser(browserMode))
@@ -100,12 +101,18 @@ extension FlowRun {
       return CommandOutput(code: ExitCode.noInput, stderr: "✘ \(m): no such file or directory\n")
     }
     for file in files {
-      let scenario: Scenario
+      var scenario: Scenario
       do {
         scenario = try Scenario.load(path: file)
       } catch {
         entries.append(.invalid(error))
         continue
+      }
+      // The configuration's traits for a provider the file leaves at its defaults: the machine
+      // and the consent step read the same ones.
+      for s in config.providers
+      where scenario.policy.providers[s.id] == ProviderCatalog.builtIn[s.id] {
+        scenario.policy.providers.set(s.id, s.traits)
       }
       let outcome = await LiveRunner.run(
         scenario, interpreter: interpreter, now: Instant(Date().timeIntervalSince1970),

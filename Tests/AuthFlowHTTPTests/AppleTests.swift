@@ -116,6 +116,29 @@ struct AppleTests {
     let github = IdPCredential(provider: "github.com", accessToken: #"{"sub":"gh-1"}"#)
     let b = try session(await api.signInWithIdp(github, linkTo: a.idToken))
     #expect(Set(b.providers) == ["oidc.acme", "github.com"] && b.uid == a.uid)
+    // An OAuth 1 credential (twitter.com) goes with its secret; without it Firebase refuses.
+    let twitter = IdPCredential(
+      provider: "twitter.com", accessToken: #"{"sub":"tw-1"}"#, tokenSecret: "tw-secret")
+    let t = try session(await api.signInWithIdp(twitter, linkTo: b.idToken))
+    #expect(t.providers.contains("twitter.com"))
+    var bare = twitter
+    bare.tokenSecret = nil
+    guard case .requestFailed(let e) = await api.signInWithIdp(bare, linkTo: nil) else {
+      Issue.record("an OAuth 1 token without its secret was accepted")
+      return
+    }
+    #expect(e.code == "INVALID_IDP_RESPONSE")
+    // Firebase's own code flow (microsoft.com): the redirect and the session id, no postBody.
+    let handler = "https://authflow.example/__/auth/handler"
+    let (_, sessionId) = try await api.startHostedSignIn(
+      provider: "microsoft.com", continueUri: handler
+    ).get()
+    let code = #"{"sub":"ms-1","email":"ana@contoso.example","email_verified":true}"#
+      .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    let microsoft = IdPCredential(
+      provider: "microsoft.com", requestUri: handler + "?code=" + code, sessionId: sessionId)
+    let m = try session(await api.signInWithIdp(microsoft, linkTo: nil))
+    #expect(m.providers == ["microsoft.com"] && m.email == "ana@contoso.example")
   }
 
   @Test("deleting an Apple account through the runtime revokes with a fresh code, then deletes")

@@ -62,7 +62,24 @@ struct ConfigurationTests {
         return "no error"
       } catch { return error.message ?? error.code }
     }
-    #expect(problem(["AUTHFLOW_PROVIDERS": "github.com"]).contains("github.com"))
+    // Any provider is listed by its traits; one without an OpenID issuer needs none.
+    #expect(problem(["AUTHFLOW_PROVIDERS": "github.com"]) == "no error")
+    #expect(
+      problem([
+        "AUTHFLOW_PROVIDERS": "microsoft.com", "AUTHFLOW_MICROSOFT_COM_CREDENTIAL": "oauth2",
+      ])
+      .contains("MICROSOFT_COM_CREDENTIAL is oauth2; one of idToken, accessToken, oauth1"))
+    #expect(problem(["AUTHFLOW_PROVIDERS": "nodot"]).contains("with a dot"))
+    let ms = try AuthConfiguration.load(
+      path: path,
+      environment: [
+        "AUTHFLOW_PROVIDERS": "microsoft.com, twitter.com",
+        "AUTHFLOW_MICROSOFT_COM_CREDENTIAL": "authorizationCode",
+        "AUTHFLOW_TWITTER_COM_CREDENTIAL": "oauth1", "AUTHFLOW_TWITTER_COM_NONCE": "none",
+        "AUTHFLOW_TWITTER_COM_AFTER_LINK_CONFLICT": "signInWithUpdatedCredential",
+      ])
+    #expect(ms.providers.map(\.traits.credential) == [.authorizationCode, .oauth1])
+    #expect(ms.providers[1].traits.nonce == .none && !ms.providers[1].usesOpenIDConsent)
     #expect(problem(["AUTHFLOW_PROVIDERS": "oidc.other"]).contains("OIDC_OTHER_CLIENT_ID and"))
     #expect(
       problem(["AUTHFLOW_OIDC_ACME_ISSUER": "ftp://x"]).contains("OIDC_ACME_ISSUER is not an http"))

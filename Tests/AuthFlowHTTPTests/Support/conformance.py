@@ -663,6 +663,29 @@ def case_idp_pending_token_single_use(c):
     c.error("signInWithIdp", retry, "INVALID_PENDING_TOKEN")
 
 
+@case("wire reference (Apple/OIDC §4.3): twitter.com's OAuth 1 token needs its secret")
+def case_idp_oauth1(c):
+    token = urllib.parse.quote(json.dumps({"sub": "tw-1"}), safe="")
+    base = {"requestUri": "http://localhost", "returnSecureToken": True}
+    c.error("signInWithIdp", dict(base, postBody="providerId=twitter.com&access_token=" + token),
+            "INVALID_IDP_RESPONSE")
+    c.ok("signInWithIdp", dict(base, postBody="providerId=twitter.com&access_token=" + token +
+                               "&oauth_token_secret=s"))
+
+
+@case("wire reference (Apple/OIDC §4.2): Firebase's hosted code flow: createAuthUri, then the "
+      "redirect with its sessionId, once")
+def case_idp_hosted_code(c):
+    start = c.ok("createAuthUri", {"providerId": "microsoft.com",
+                                   "continueUri": "https://authflow.example/__/auth/handler"})
+    code = urllib.parse.quote(json.dumps({"sub": "ms-1", "email": "ana@contoso.example"}), safe="")
+    body = {"requestUri": "https://authflow.example/__/auth/handler?code=" + code,
+            "sessionId": start["sessionId"], "returnSecureToken": True}
+    out = c.ok("signInWithIdp", body)
+    check(out["providerId"] == "microsoft.com" and out.get("idToken"), str(out))
+    c.error("signInWithIdp", body, "INVALID_IDP_RESPONSE")
+
+
 # MARK: - accounts:update (setAccountInfo.spec.ts)
 
 

@@ -223,6 +223,7 @@ class Project:
         self.totp_sessions = {}  # sessionInfo -> record
         self.pending_tokens = {} # pendingToken -> record (single use)
         self.proofs = {}         # temporaryProof -> record
+        self.auth_sessions = {}  # createAuthUri sessionId -> hosted code flow
         self.spent = set()       # (id_token, nonce) pairs already accepted
         self.revoked = []        # accounts:revokeToken calls
         self.refreshes = []      # localId of every successful refresh
@@ -624,7 +625,18 @@ def op_signInWithIdp(p, body):
     raw_nonce = (fields.get("nonce") or [None])[0]
     id_token = (fields.get("id_token") or [None])[0]
     access = (fields.get("access_token") or [None])[0]
-    if body.get("pendingToken") is not None:
+    if body.get("sessionId") is not None and not fields.get("providerId"):
+        # Firebase's hosted code flow (microsoft.com): the redirect carries the provider's code,
+        # which Firebase exchanges itself. Here the code is the account's claims as JSON.
+        flow = p.auth_sessions.pop(body["sessionId"], None)
+        need(flow is not None, "INVALID_IDP_RESPONSE : ((unknown sessionId))")
+        need(body["requestUri"].startswith(flow["continueUri"]),
+             "INVALID_REQUEST_URI : ((the redirect is not the continueUri))")
+        provider = flow["providerId"]
+        claims = unverified_claims((fields.get("code") or [None])[0])
+        need(claims is not None and isinstance(claims.get("sub"), str) and claims["sub"],
+             "INVALID_IDP_RESPONSE : Unable to exchange the authorization code.")
+    elif body.get("pendingToken") is not None:
         # A retry after a link conflict: the pending token stands for the provider account and
         # is good once.
         record = p.pending_tokens.pop(body["pendingToken"], None)
@@ -646,6 +658,10 @@ def op_signInWithIdp(p, body):
              '((Missing "sub" field.))')
         if id_token:
             check_nonce(p, id_token, raw_nonce, claims)
+        if provider == "twitter.com":
+            # An OAuth 1 credential: the token alone is not a credential.
+            need((fields.get("oauth_token_secret") or [None])[0],
+                 "INVALID_IDP_RESPONSE : oauth_token_secret is required for twitter.com")
     sub = claims["sub"]
     email = claims.get("email").lower() if isinstance(claims.get("email"), str) else None
     email_verified = verified(claims.get("email_verified"))
@@ -1065,6 +1081,14 @@ def op_delete(p, body):
 def op_createAuthUri(p, body):
     need(body.get("continueUri"), "MISSING_CONTINUE_URI")
     need(absolute_uri(body["continueUri"]), "INVALID_CONTINUE_URI")
+    if body.get("providerId"):
+        # The start of Firebase's hosted code flow for a provider whose code it exchanges.
+        session = new_id(27)
+        p.auth_sessions[session] = {"providerId": body["providerId"].lower(),
+                                    "continueUri": body["continueUri"]}
+        return {"kind": "identitytoolkit#CreateAuthUriResponse", "sessionId": session,
+                "providerId": body["providerId"].lower(),
+                "authUri": "http://127.0.0.1/authorize?state=" + session}
     need(body.get("identifier"), "MISSING_IDENTIFIER")
     need(is_email(body["identifier"]), "INVALID_IDENTIFIER")
     session = new_id(27)
