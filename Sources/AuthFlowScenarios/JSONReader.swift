@@ -29,6 +29,15 @@ struct JSONReader {
     return members
   }
 
+  /// An object whose keys are declared in `keys` (allowed, and the required ones present).
+  func object(_ value: JSONValue, _ path: String, _ keys: [KeyDecl], what: String = "an object")
+    throws -> [String: JSONValue]
+  {
+    try object(
+      value, path, allowed: keys.map(\.name), required: keys.filter(\.required).map(\.name),
+      what: what)
+  }
+
   func object(
     _ value: JSONValue, _ path: String, allowed: [String], required: [String] = [],
     what: String = "an object"

@@ -152,9 +152,7 @@ extension JSONReader {
 
   /// A session; the flag says whether `expiresAt` holds seconds relative to delivery.
   func session(_ value: JSONValue, _ p: String) throws -> (Session, Bool) {
-    let f = try object(
-      value, p, allowed: Vocabulary.sessionFields, required: ["uid", "idToken", "refreshToken"],
-      what: "a session object")
+    let f = try object(value, p, Declarations.session, what: "a session object")
     let relative: Bool
     let expiry: Instant
     switch (f["expiresIn"], f["expiresAt"]) {
@@ -170,8 +168,7 @@ extension JSONReader {
     var cleanup: AnonymousCleanup? = nil
     if let c = f["pendingCleanup"], c != .null {
       let cp = join(p, "pendingCleanup")
-      let cf = try object(
-        c, cp, allowed: Vocabulary.cleanupFields, required: ["uid", "idToken"])
+      let cf = try object(c, cp, Declarations.cleanup)
       cleanup = AnonymousCleanup(
         uid: try string(cf["uid"], join(cp, "uid")),
         idToken: try string(cf["idToken"], join(cp, "idToken")),
@@ -182,7 +179,7 @@ extension JSONReader {
     var deletion: DeletionRecord? = nil
     if let d = f["pendingDeletion"], d != .null {
       let dp = join(p, "pendingDeletion")
-      let df = try object(d, dp, allowed: ["revoked", "deleting"])
+      let df = try object(d, dp, Declarations.deletion)
       deletion = DeletionRecord(
         revoked: try (df["revoked"].map { try strings($0, join(dp, "revoked")) } ?? []).map {
           ProviderID($0)
@@ -207,8 +204,7 @@ extension JSONReader {
   func credential(_ value: JSONValue?, _ p: String, requireToken: Bool = true) throws
     -> IdPCredential
   {
-    let f = try object(
-      value ?? .null, p, allowed: Vocabulary.credentialFields, what: "a credential object")
+    let f = try object(value ?? .null, p, Declarations.credential, what: "a credential object")
     // A conflict answer may carry nothing to retry with (the machine then asks the provider
     // again); a consent step's credential always carries a token.
     guard
@@ -241,8 +237,7 @@ extension JSONReader {
   }
 
   func error(_ value: JSONValue?, _ p: String) throws -> AuthError {
-    let f = try object(
-      value ?? .null, p, allowed: ["code", "message"], required: ["code"], what: "an error object")
+    let f = try object(value ?? .null, p, Declarations.error, what: "an error object")
     return AuthError(
       code: try string(f["code"], join(p, "code")),
       message: try optionalString(f["message"], join(p, "message")))

@@ -3,10 +3,7 @@ import Foundation
 
 extension Scenario {
   /// The top-level keys of a scenario file.
-  public static let topLevelKeys = [
-    "$schema", "name", "description", "clock", "config", "script", "steps", "allowPending",
-    "allowUnused", "allowWrongKinds", "strict",
-  ]
+  public static let topLevelKeys = Declarations.topLevel.map(\.name)
 
   /// Loads and checks a scenario file.
   public static func load(path: String) throws(ScenarioError) -> Scenario {
@@ -45,16 +42,10 @@ extension Scenario {
 
 extension JSONReader {
   func scenario(_ json: JSONValue) throws -> Scenario {
-    let f = try object(
-      json, "", allowed: Scenario.topLevelKeys, required: ["name", "steps"],
-      what: "a scenario object")
+    let f = try object(json, "", Declarations.topLevel, what: "a scenario object")
     var policy = Policy()
     if let config = f["config"] {
-      let c = try object(
-        config, "config",
-        allowed: [
-          "migration", "refreshMargin", "backoffBase", "backoffCap", "throttledDelay", "providers",
-        ])
+      let c = try object(config, "config", Declarations.config)
       if let p = c["providers"] {
         for (id, traits) in try object(p, "config.providers", allowed: nil) {
           let path = join("config.providers", id)
@@ -108,12 +99,7 @@ extension JSONReader {
   /// A provider's traits in `config.providers`: each field optional, the defaults `start`'s (a
   /// built-in provider's own, else a generic OpenID Connect provider's).
   func traits(_ value: JSONValue, _ p: String, start: ProviderTraits) throws -> ProviderTraits {
-    let f = try object(
-      value, p,
-      allowed: [
-        "credential", "nonce", "afterLinkConflict", "revocation", "sdkSignOut", "givesNameOnce",
-      ],
-      what: "an object of provider traits")
+    let f = try object(value, p, Declarations.traits, what: "an object of provider traits")
     var t = start
     if let v = f["credential"] {
       t.credential = try enumValue(v, join(p, "credential"), ProviderTraits.CredentialKind.self)
@@ -163,11 +149,12 @@ extension JSONReader {
 
   /// The step actions, as an error message lists them.
   static let stepKindList =
-    #""send", "respond", "advance", "fire", "relaunch" or "storeChanged""#
+    Declarations.actions.dropLast().map { "\"\($0)\"" }.joined(separator: ", ") + " or \""
+    + (Declarations.actions.last ?? "") + "\""
 
   func step(_ value: JSONValue, _ p: String) throws -> Step {
-    let kinds = ["send", "respond", "advance", "fire", "relaunch", "storeChanged"]
-    let f = try object(value, p, allowed: kinds + ["expect", "note"])
+    let kinds = Declarations.actions
+    let f = try object(value, p, Declarations.step)
     let actions = kinds.filter { f[$0] != nil }
     guard actions.count == 1 else {
       throw fail(
@@ -183,8 +170,7 @@ extension JSONReader {
       action = .send(try intent(f["send"]!, join(p, "send")))
     case "respond":
       let rp = join(p, "respond")
-      let r = try object(
-        f["respond"]!, rp, allowed: ["to", "requestId", "with"], required: ["to", "with"])
+      let r = try object(f["respond"]!, rp, Declarations.respond)
       let to = try string(r["to"], join(rp, "to"))
       guard Vocabulary.requestEffects.contains(to) else {
         throw fail(
@@ -212,7 +198,7 @@ extension JSONReader {
       case .bool(true):
         action = .relaunch(lostLastWrite: false)
       case .object:
-        let r = try object(f["relaunch"]!, rp, allowed: ["lostLastWrite"])
+        let r = try object(f["relaunch"]!, rp, Declarations.relaunch)
         action = .relaunch(
           lostLastWrite: try bool(r["lostLastWrite"], join(rp, "lostLastWrite"), default: false))
       default:
@@ -226,12 +212,7 @@ extension JSONReader {
   }
 
   func expectation(_ value: JSONValue, _ p: String) throws -> Expectation {
-    let f = try object(
-      value, p,
-      allowed: [
-        "state", "path", "effects", "effectsInclude", "effectsExclude", "session",
-        "notifications",
-      ])
+    let f = try object(value, p, Declarations.expectation)
     var e = Expectation()
     if let s = f["state"] { e.state = try stateName(s, join(p, "state")) }
     if let path = f["path"] {
@@ -285,7 +266,8 @@ extension JSONReader {
         if value == .null { continue }
         switch key {
         case "pendingCleanup": _ = try object(value, fp, allowed: Vocabulary.cleanupFields)
-        case "pendingDeletion": _ = try object(value, fp, allowed: ["revoked", "deleting"])
+        case "pendingDeletion":
+          _ = try object(value, fp, allowed: Declarations.deletion.map(\.name))
         default: _ = try string(value, fp)
         }
       case "expiresIn":

@@ -123,6 +123,97 @@ public enum Vocabulary {
     }
   }
 
+  /// What an intent means.
+  public static func doc(_ kind: Intent.Kind) -> String {
+    switch kind {
+    case .appLaunched: "the app started; the stored session is read first"
+    case .signInAnonymouslyTapped: "sign in as a Firebase anonymous user"
+    case .signInWithGoogleTapped: "Google's spelling of `signInWithProviderTapped{google.com}`"
+    case .linkGoogleTapped: "Google's spelling of `linkProviderTapped{google.com}`"
+    case .signInWithProviderTapped: "sign in with a provider; for an anonymous user, the upgrade"
+    case .linkProviderTapped: "link a provider to the signed-in account (anonymous: the upgrade)"
+    case .unlinkProviderTapped: "remove a provider from a permanent account (never its last way in)"
+    case .signInWithEmail: "sign in with email and password"
+    case .createAccount: "create an email/password account; for an anonymous user, link it"
+    case .sendPasswordReset: "send a password-reset email"
+    case .migrationDecided:
+      "the app's answer in `migrationRequired`: `merge`, `switchWithoutData`, `stayAnonymous`"
+    case .migrationFinished: "the app has moved the anonymous user's data after a `merge`"
+    case .reauthenticateTapped:
+      "prove again who the user is (`provider` optional: by default the account's own)"
+    case .signOutTapped:
+      "sign out; an anonymous user needs `discardAnonymousData: true` (default `false`)"
+    case .deleteAccountTapped: "delete the signed-in account"
+    case .cancelTapped: "abandon the flow in progress"
+    case .idTokenRequested:
+      "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
+    }
+  }
+
+  /// What an answer means.
+  public static func doc(_ name: AnswerName) -> String {
+    switch name {
+    case .sessionLoaded:
+      "the stored session: a session, `null`, or `\"stored\"` (whatever the runner's store holds; see `relaunch`)"
+    case .providerSucceeded: "the consent step returned a credential"
+    case .providerCancelled: "the user closed the consent step"
+    case .providerFailed: "the consent step failed (any request's failure may be spelled this way)"
+    case .signedIn: "Firebase signed someone in (or linked the current user)"
+    case .credentialAlreadyInUse:
+      "the provider account belongs to another user; `credential` (possibly with nothing to retry with) signs in to it, `email` optional"
+    case .requestFailed: "the request failed"
+    case .tokenRefreshed: "new tokens; `expiresIn` seconds from delivery (or `expiresAt`)"
+    case .accountDeleted: "the account was deleted"
+    case .passwordResetSent: "the password-reset email was sent"
+    case .tokenRevoked: "the provider's grant was revoked"
+    case .providerUnlinked: "a provider was removed; `providers` is what is linked now"
+    }
+  }
+
+  /// What an effect asks for.
+  public static func doc(_ kind: Effect.Kind) -> String {
+    switch kind {
+    case .loadSession: "read the stored session"
+    case .persistSession: "store the session"
+    case .clearSession: "remove the stored session"
+    case .signUpAnonymously: "Firebase `accounts:signUp`, no email"
+    case .authorizeWithGoogle:
+      "Google's consent step (`intent`: `signIn`, `link`, `reauthenticate`)"
+    case .authorize: "another provider's consent step"
+    case .signInWithIdp:
+      "Firebase `accounts:signInWithIdp`; `linkTo` is the user's ID token when linking"
+    case .signInWithPassword: "Firebase `accounts:signInWithPassword`"
+    case .signUpWithPassword:
+      "Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user"
+    case .sendPasswordReset: "Firebase `accounts:sendOobCode PASSWORD_RESET`"
+    case .refreshToken: "Secure Token `/v1/token`"
+    case .deleteAccount: "Firebase `accounts:delete`"
+    case .revokeToken: "Firebase `accounts:revokeToken` with an authorization code"
+    case .unlinkProvider: "Firebase `accounts:update deleteProvider`"
+    case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
+    case .scheduleTimer: "fire `timer` at `at`"
+    case .cancelTimer: "forget `timer`"
+    case .deliverIDToken:
+      "answer `idTokenRequested` calls: `{\"token\": {\"idToken\"}}` or `{\"failure\": {\"error\"}}`"
+    case .notify: "tell the app something (a notification, below)"
+    }
+  }
+
+  /// What a notification tells the app.
+  public static func doc(_ kind: AuthNotification.Kind) -> String {
+    switch kind {
+    case .migrationReady:
+      "move the anonymous user's data from `from` to `to`, then send `migrationFinished`"
+    case .sessionExpired: "the server no longer accepts the session; the user is signed out"
+    case .signedOutAfterError: "an operation failed in a way that ended the session"
+    case .userMismatch: "reauthentication returned another user; the session stays"
+    case .error: "something failed; show it"
+    case .passwordResetSent: "the password-reset email is on its way"
+    case .signedOutElsewhere: "another process signed out (or deleted the account): so is this one"
+    case .userChanged: "another process signed in someone else (`from` is `null` when nobody was)"
+    }
+  }
+
   /// Intent names and their fields.
   public static let intents: [(name: String, fields: [String])] = Intent.Kind.allCases.map {
     ($0.rawValue, fields($0).map(\.name))
@@ -177,19 +268,13 @@ public enum Vocabulary {
   public static let timers = TimerID.allCases.map(\.rawValue)
 
   /// Fields of a session in a scenario file.
-  public static let sessionFields = [
-    "uid", "anonymous", "providers", "email", "idToken", "refreshToken", "expiresIn", "expiresAt",
-    "pendingCleanup", "displayName", "pendingDeletion",
-  ]
+  public static let sessionFields = Declarations.session.map(\.name)
 
   /// Fields of a session's `pendingCleanup`.
-  public static let cleanupFields = ["uid", "idToken", "dataMoved", "refreshToken", "expiresAt"]
+  public static let cleanupFields = Declarations.cleanup.map(\.name)
 
   /// Fields of a provider credential in a scenario file.
-  public static let credentialFields = [
-    "provider", "idToken", "accessToken", "tokenSecret", "rawNonce", "pendingToken",
-    "authorizationCode", "requestUri", "sessionId", "email", "givenName", "familyName",
-  ]
+  public static let credentialFields = Declarations.credential.map(\.name)
 
   static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {
     table.first { $0.name == name }?.fields ?? []

@@ -37,6 +37,11 @@ public enum FlowRun {
         name: "schema", summary: "Print the JSON Schema of the scenario format.",
         helpText: { schemaHelp }, flags: common, options: [], takesPaths: false, run: schema),
       Subcommand(
+        name: "vocabulary",
+        summary: "Print the scenario format's tables (or update them in a document).",
+        helpText: { vocabularyHelp }, flags: common, options: ["--update"], takesPaths: false,
+        run: vocabulary),
+      Subcommand(
         name: "check", summary: "Explore every reachable state and check the invariants.",
         helpText: { checkHelp }, flags: common,
         options: ["--depth", "--max-states", "--format", "--counterexamples"], takesPaths: false,
@@ -156,6 +161,39 @@ public enum FlowRun {
       -h, --help              Show help information.
 
     """
+
+  static let vocabularyHelp = """
+    OVERVIEW: Print the tables of every key, intent, result, effect and notification a scenario
+    file may use, generated from the same declarations the decoder and the schema read.
+
+    USAGE: flowrun vocabulary [--update <file>]
+
+    OPTIONS:
+      --update <file>         Rewrite the tables between the <!-- vocabulary: NAME --> and
+                              <!-- vocabulary: end --> markers of <file> (Docs/ScenarioFormat.md).
+      -h, --help              Show help information.
+
+    """
+
+  static func vocabulary(_ a: Arguments) throws -> CommandOutput {
+    guard let path = a.options["--update"] else {
+      let text = ScenarioDocs.tables.map { "## \($0.name)\n\n\($0.markdown)\n" }
+        .joined(separator: "\n")
+      return CommandOutput(code: 0, stdout: text)
+    }
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+      return CommandOutput(code: ExitCode.noInput, stderr: "Error: cannot read \(path)\n")
+    }
+    let (updated, missing) = ScenarioDocs.apply(to: text)
+    guard missing.isEmpty else {
+      return CommandOutput(
+        code: ExitCode.dataError,
+        stderr: "Error: \(path) has no markers for " + missing.joined(separator: ", ") + "\n")
+    }
+    if updated != text { try updated.write(toFile: path, atomically: true, encoding: .utf8) }
+    return CommandOutput(
+      code: 0, stderr: updated == text ? "\(path) is up to date\n" : "updated \(path)\n")
+  }
 
   /// Runs `flowrun`, including the commands that talk to servers (`--live`, `record`).
   public static func execute(
