@@ -437,7 +437,7 @@ public struct RunHistory: Sendable {
         Violation(.clearedTokensUnused, "a token of a session cleared earlier was handed out"))
     }
     for effect in effects {
-      for t in Invariants.usedTokens(effect) where cleared.contains(t) {
+      if let t = Invariants.usedToken(effect), cleared.contains(t) {
         out.append(
           Violation(
             .clearedTokensUnused, "\(effect.name) sends a token of a session cleared earlier"))

@@ -279,10 +279,14 @@ public enum Invariants {
           Violation(.singleFlight, "\(effect.name) #\(id) sent while #\(earlier) is in flight"))
       }
     }
-    for (family, n) in [
-      (RequestFamily.flow, sent.flow), (.refresh, sent.refresh), (.cleanup, sent.cleanup),
-    ] where n > 1 {
-      out.append(Violation(.singleFlight, "\(n) \(family) requests sent in one step"))
+    if sent.flow > 1 {
+      out.append(Violation(.singleFlight, "\(sent.flow) flow requests sent in one step"))
+    }
+    if sent.refresh > 1 {
+      out.append(Violation(.singleFlight, "\(sent.refresh) refresh requests sent in one step"))
+    }
+    if sent.cleanup > 1 {
+      out.append(Violation(.singleFlight, "\(sent.cleanup) cleanup requests sent in one step"))
     }
 
     // The last write matches the machine's session.
@@ -343,9 +347,8 @@ public enum Invariants {
     }
 
     // Effects only use tokens the machine holds (so none after sign-out).
-    let held = tokens(bs) + tokens(ase)
     for effect in effects {
-      for token in usedTokens(effect) where !held.contains(token) {
+      if let token = usedToken(effect), !holds(bs, token), !holds(ase, token) {
         out.append(Violation(.oldTokensUnused, "\(effect.name) uses a token of no current session"))
       }
       if case .deliverIDToken(_, .token(let t)) = effect, t != ase?.idToken {
@@ -362,33 +365,49 @@ public enum Invariants {
           "the user changed from \(s.uid) to \(t.uid) in \(before.stateName)"))
     }
 
-    // Every idTokenRequested gets exactly one deliverIDToken.
-    var pool = heldTokenRequests(before)
-    if case .intent(.idTokenRequested(let id, _)) = event { pool.append(id) }
-    var delivered: [TokenRequestID] = []
-    for case .deliverIDToken(let ids, _) in effects { delivered += ids }
+    // Every idTokenRequested gets exactly one deliverIDToken: the requests held after the step
+    // are those held before, plus the one sent now, minus those answered.
+    let heldBefore = heldTokenRequests(before)
+    var asked: TokenRequestID?
+    if case .intent(.idTokenRequested(let id, _)) = event { asked = id }
+    func inPool(_ id: TokenRequestID) -> Bool { id == asked || heldBefore.contains(id) }
     let heldAfter = heldTokenRequests(after)
-    if !delivered.isEmpty || pool.count != heldAfter.count {
-      if Set(delivered).count != delivered.count {
-        out.append(
-          Violation(.oneAnswerPerTokenRequest, "a token request was answered twice in one step"))
-      }
-      for id in delivered where !pool.contains(id) {
-        out.append(
-          Violation(
-            .oneAnswerPerTokenRequest, "deliverIDToken for #\(id), which nobody was waiting for"))
-      }
-      if Set(heldAfter) != Set(pool).subtracting(delivered) {
+    var deliveries = 0
+    for case .deliverIDToken(let ids, _) in effects { deliveries += ids.count }
+    if deliveries == 0, heldAfter.count == heldBefore.count + (asked == nil ? 0 : 1) {
+      // Nothing answered: the same requests, in the same order, the new one last.
+      var same = heldAfter.starts(with: heldBefore)
+      if let asked, heldAfter.last != asked { same = false }
+      if !same {
         out.append(
           Violation(
             .oneAnswerPerTokenRequest,
             "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
       }
-    } else if heldAfter != pool {
-      out.append(
-        Violation(
-          .oneAnswerPerTokenRequest,
-          "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
+    } else {
+      var delivered: [TokenRequestID] = []
+      delivered.reserveCapacity(deliveries)
+      for case .deliverIDToken(let ids, _) in effects { delivered += ids }
+      if delivered.indices.contains(where: { i in delivered[..<i].contains(delivered[i]) }) {
+        out.append(
+          Violation(.oneAnswerPerTokenRequest, "a token request was answered twice in one step"))
+      }
+      for id in delivered where !inPool(id) {
+        out.append(
+          Violation(
+            .oneAnswerPerTokenRequest, "deliverIDToken for #\(id), which nobody was waiting for"))
+      }
+      // As sets: held after = (held before + asked) − delivered.
+      let kept = heldAfter.allSatisfy { inPool($0) && !delivered.contains($0) }
+      let nothingLost =
+        heldBefore.allSatisfy { delivered.contains($0) || heldAfter.contains($0) }
+        && asked.map { delivered.contains($0) || heldAfter.contains($0) } ?? true
+      if !kept || !nothingLost {
+        out.append(
+          Violation(
+            .oneAnswerPerTokenRequest,
+            "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
+      }
     }
     Timing.check(before, event, after, effects, now, awaitedBefore, &out)
     Behaviour.check(before, event, after, effects, now, awaitedBefore, &out)
@@ -456,16 +475,25 @@ public enum Invariants {
     return [s.idToken, s.refreshToken]
   }
 
-  static func usedTokens(_ effect: Effect) -> [String] {
-    guard case .request(_, let request) = effect else { return [] }
+  /// Whether `token` is one of the session's (its own or its pending cleanup's).
+  static func holds(_ s: Session?, _ token: String) -> Bool {
+    guard let s else { return false }
+    if s.idToken == token || s.refreshToken == token { return true }
+    guard let c = s.pendingCleanup else { return false }
+    return c.idToken == token || c.refreshToken == token
+  }
+
+  /// The token an effect sends to a server, if any.
+  static func usedToken(_ effect: Effect) -> String? {
+    guard case .request(_, let request) = effect else { return nil }
     switch request {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
       .unlinkProvider(_, let t):
-      return [t]
-    case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return [t]
+      return t
+    case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return t
     case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset:
-      return []
+      return nil
     }
   }
 

@@ -26,6 +26,8 @@ public struct ModelChecker: Sendable {
     /// Also take every upgrade's conflict answer under each other migration policy, so one
     /// exploration covers the behaviour of all four (the policy is read nowhere else).
     public var everyMigrationPolicy = true
+    /// Measure where the time goes (`Result.stats`); costs a few clock reads per transition.
+    public var collectStats = false
 
     /// Default options: the whole space.
     public init() {}
@@ -79,6 +81,8 @@ public struct ModelChecker: Sendable {
     public var witnesses: [Edge: [WorldEvent]] = [:]
     /// The policy each witness replays with (see `Counterexample.policy`).
     public var witnessPolicies: [Edge: Policy] = [:]
+    /// Where the time went (filled in only with `Options.collectStats`, but for the memory).
+    public var stats = Stats()
 
     /// An empty result.
     public init() {}
@@ -89,18 +93,89 @@ public struct ModelChecker: Sendable {
   /// A checker with these options.
   public init(options: Options = Options()) { self.options = options }
 
-  /// What expanding one state found: for each move, the successor (a known index, or a new
-  /// state with its key) and whether it broke an invariant; and the edges it took.
+  /// What expanding one state found, in flat arrays (a few allocations per state, none per
+  /// move): for each move its successor, the new states with their keys, the moves that broke
+  /// an invariant, and the edges taken.
   struct Expansion {
-    var moves:
-      [(
-        choice: Choice, key: PackedKey, known: Int32?, state: AbstractState?,
-        violations: [Violation]
-      )] = []
-    var edges: Set<UInt32> = []
+    /// Per move: a known state's number, or `-(k + 1)` for the k-th of `fresh`.
+    var targets: [Int32] = []
+    /// States not in the visited set when the level started (each once per expansion).
+    var fresh: [AbstractState] = []
+    var freshHashes: [UInt64] = []
+    var freshKeys: [[UInt32]] = []
+    /// The move that first reached each fresh state.
+    var freshMoves: [Int32] = []
+    /// The moves that broke an invariant, in order.
+    var broken: [(move: Int32, violations: [Violation])] = []
     /// The first move of this state that took each edge.
     var firstMove: [(code: UInt32, choice: Choice)] = []
+    var moves: [Choice] = []
     var transitions = 0
+    var stats = Stats()
+  }
+
+  /// Where the checker's time went (`Options.collectStats`), summed over the threads.
+  public struct Stats: Sendable {
+    /// Building the moves and applying them (alphabet, reducer, world), invariants excluded.
+    public var successorNanos: UInt64 = 0
+    /// The invariants on every transition.
+    public var invariantNanos: UInt64 = 0
+    /// The canonical form: packed keys, their hashes, and the abstract states of new ones.
+    public var canonicalNanos: UInt64 = 0
+    /// The visited set: look-ups while expanding, and the merge of each level.
+    public var visitedNanos: UInt64 = 0
+    /// The whole run, wall clock.
+    public var wallNanos: UInt64 = 0
+    /// The visited set's arrays, in bytes.
+    public var visitedBytes = 0
+    /// The largest resident size of the process so far, in bytes (0 where unknown).
+    public var peakResidentBytes = 0
+    /// Threads that expanded each level.
+    public var threads = 1
+    /// Transitions that lead back to the state they left.
+    public var selfLoops = 0
+
+    /// An empty split.
+    public init() {}
+
+    mutating func add(_ o: Stats) {
+      successorNanos &+= o.successorNanos
+      invariantNanos &+= o.invariantNanos
+      canonicalNanos &+= o.canonicalNanos
+      visitedNanos &+= o.visitedNanos
+    }
+  }
+
+  /// Collects the edges a move takes and lends the effect buffer (one per thread's expansion).
+  struct EdgeSink: StepSink {
+    var timesInvariants: Bool
+    var invariantNanos: UInt64 = 0
+    var buffer: [Effect] = []
+    var codes: [UInt32] = []
+
+    init(timesInvariants: Bool) {
+      self.timesInvariants = timesInvariants
+      buffer.reserveCapacity(16)
+    }
+
+    mutating func takeBuffer() -> [Effect] {
+      var b: [Effect] = []
+      swap(&b, &buffer)
+      b.removeAll(keepingCapacity: true)
+      return b
+    }
+
+    mutating func returnBuffer(_ b: [Effect]) { buffer = b }
+
+    mutating func observe(
+      before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+    ) {
+      // Only transitions that do something: an ignored intent or a stale answer is no edge.
+      if !effects.isEmpty || before != after {
+        codes.append(
+          ModelChecker.edgeCode(before.stateName, ModelChecker.eventCode(event), after.stateName))
+      }
+    }
   }
 
   /// Explores the space breadth-first, a level at a time; each level's states are expanded on
@@ -108,25 +183,31 @@ public struct ModelChecker: Sendable {
   /// fixed order, so the result (states, counterexamples, edges) is the same on any number of
   /// cores.
   public func run() -> Result {
+    let wallStart = Stopwatch.now()
     var result = Result()
     let interner = Interner()
     var states: [AbstractState] = []
-    var index: [PackedKey: Int32] = [:]
+    var table = StateTable()
     var parent: [Int32] = []
     var via: [Choice] = []
-    var depth: [Int32] = []
-    var successors: [[Int32]] = []
+    // The graph, for liveness: state i's successors are succ[succStart[i]..<succStart[i + 1]].
+    var succ: [Int32] = []
+    var succStart: [Int] = [0]
     var violationAt: Set<Int32> = []
     var edgeCodes: Set<UInt32> = []
     var witnessAt: [UInt32: (state: Int, choice: Choice)] = [:]
+    var stats = Stats()
+    stats.threads = max(1, options.threads)
 
     let root = World(policy: options.policy, reducer: options.reducer)
     states.append(AbstractState(root))
-    index[PackedKey(root, interner: interner)] = 0
+    do {
+      var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+      encoder.encode(root)
+      table.insert(encoder.words, hash: encoder.hash)
+    }
     parent.append(-1)
     via.append(.stale)
-    depth.append(0)
-    successors.append([])
 
     var levelStart = 0
     var stoppedEarly = false
@@ -138,73 +219,93 @@ public struct ModelChecker: Sendable {
         stoppedEarly = true
         break
       }
-      // Expand the level in parallel; `index` is only read meanwhile.
+      // Expand the level in parallel; `table` is only read meanwhile.
       let count = levelEnd - levelStart
       let threads = max(1, min(options.threads, count / 64 + 1))
       var expansions = [Expansion](repeating: Expansion(), count: count)
       do {
         // Copies that the threads read; they end before the merge writes, so nothing is copied.
-        let known = index
+        let known = table
         let frozenStates = states
         let start = levelStart
         expansions.withUnsafeMutableBufferPointer { out in
           let buffer = UnsafeMutableSendable(out)
           DispatchQueue.concurrentPerform(iterations: threads) { t in
+            var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+            var sink = EdgeSink(timesInvariants: options.collectStats)
             var k = t
             while k < count {
-              buffer.pointer[k] = expand(frozenStates[start + k], known: known, interner: interner)
+              buffer.pointer[k] = expand(
+                frozenStates[start + k], number: Int32(start + k), known: known,
+                encoder: &encoder, sink: &sink)
               k += threads
             }
           }
         }
       }
       // Merge in order.
+      let mergeStart = options.collectStats ? Stopwatch.now() : 0
       for k in 0..<count {
         let i = levelStart + k
         let e = expansions[k]
+        stats.add(e.stats)
         result.transitions += e.transitions
-        edgeCodes.formUnion(e.edges)
-        for (code, choice) in e.firstMove where witnessAt[code] == nil {
-          witnessAt[code] = (i, choice)  // Breadth-first: the first is a shortest.
+        for (code, choice) in e.firstMove {
+          edgeCodes.insert(code)
+          if witnessAt[code] == nil { witnessAt[code] = (i, choice) }  // Breadth-first: shortest.
         }
-        var out: [Int32] = []
-        out.reserveCapacity(e.moves.count)
-        for move in e.moves {
-          var j = move.known ?? index[move.key]
-          if j == nil {
-            if let maxStates = options.maxStates, states.count >= maxStates {
-              stoppedEarly = true
-              continue
+        // The fresh states' numbers, found or given now, in the order of their first move.
+        var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
+        var brokenAt = 0
+        var allSelf = true
+        let before = succ.count
+        for (m, t) in e.targets.enumerated() {
+          var target = t
+          if t < 0 {
+            let f = Int(-t - 1)
+            if freshIndex[f] < 0 {
+              if let j = table.find(e.freshKeys[f], hash: e.freshHashes[f]) {
+                freshIndex[f] = j
+              } else if let maxStates = options.maxStates, states.count >= maxStates {
+                stoppedEarly = true
+              } else {
+                freshIndex[f] = table.insert(e.freshKeys[f], hash: e.freshHashes[f])
+                states.append(e.fresh[f])
+                parent.append(Int32(i))
+                via.append(e.moves[Int(e.freshMoves[f])])
+              }
             }
-            let n = Int32(states.count)
-            index[move.key] = n
-            states.append(move.state ?? states[i])
-            parent.append(Int32(i))
-            via.append(move.choice)
-            depth.append(Int32(level + 1))
-            successors.append([])
-            j = n
+            target = freshIndex[f]
           }
-          guard let target = j else { continue }
-          out.append(target)
-          if !move.violations.isEmpty {
+          let broken: [Violation]? =
+            brokenAt < e.broken.count && e.broken[brokenAt].move == Int32(m)
+            ? e.broken[brokenAt].violations : nil
+          if broken != nil { brokenAt += 1 }
+          guard target >= 0 else { continue }
+          succ.append(target)
+          if target != Int32(i) { allSelf = false } else { stats.selfLoops += 1 }
+          if let broken {
             result.violationCount += 1
             if result.violations.count < options.keepViolations, !violationAt.contains(target) {
               violationAt.insert(target)
-              let path = Self.path(to: i, parent: parent, via: via) + [move.choice]
+              let path = Self.path(to: i, parent: parent, via: via) + [e.moves[m]]
               result.violations.append(
                 Counterexample(
-                  violations: move.violations, events: concrete(path), policy: policy(of: path)))
+                  violations: broken, events: concrete(path), policy: policy(of: path)))
             }
           }
         }
-        if !out.isEmpty, out.allSatisfy({ $0 == Int32(i) }) { result.deadEnds += 1 }
-        successors[i] = out
+        if succ.count > before, allSelf { result.deadEnds += 1 }
+        succStart.append(succ.count)
       }
+      if options.collectStats { stats.visitedNanos &+= Stopwatch.now() &- mergeStart }
       options.progress?(states.count, result.transitions, level)
+      // The level's states are expanded: free what only their expansion needed.
       levelStart = levelEnd
       level += 1
     }
+    // States never expanded (a limit was hit) have no successors.
+    while succStart.count <= states.count { succStart.append(succ.count) }
     result.states = states.count
     result.edges = Set(edgeCodes.map(Self.edge))
     if options.keepWitnesses {
@@ -217,9 +318,17 @@ public struct ModelChecker: Sendable {
     result.complete = !stoppedEarly
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
-      var reverse = [[Int32]](repeating: [], count: states.count)
-      for (from, list) in successors.enumerated() {
-        for to in list { reverse[Int(to)].append(Int32(from)) }
+      var reverseStart = [Int](repeating: 0, count: states.count + 1)
+      for to in succ { reverseStart[Int(to) + 1] += 1 }
+      for k in 0..<states.count { reverseStart[k + 1] += reverseStart[k] }
+      var fill = reverseStart
+      var reverse = [Int32](repeating: 0, count: succ.count)
+      for from in 0..<states.count {
+        for s in succStart[from]..<succStart[from + 1] {
+          let to = Int(succ[s])
+          reverse[fill[to]] = Int32(from)
+          fill[to] += 1
+        }
       }
       var canReach = [Bool](repeating: false, count: states.count)
       var queue: [Int32] = []
@@ -231,9 +340,9 @@ public struct ModelChecker: Sendable {
       while head < queue.count {
         let k = Int(queue[head])
         head += 1
-        for p in reverse[k] where !canReach[Int(p)] {
-          canReach[Int(p)] = true
-          queue.append(p)
+        for r in reverseStart[k]..<reverseStart[k + 1] where !canReach[Int(reverse[r])] {
+          canReach[Int(reverse[r])] = true
+          queue.append(reverse[r])
         }
       }
       let stuck = canReach.indices.filter { !canReach[$0] }
@@ -242,17 +351,25 @@ public struct ModelChecker: Sendable {
         result.cannotSignOutExample = concrete(Self.path(to: first, parent: parent, via: via))
       }
     }
+    stats.wallNanos = Stopwatch.now() &- wallStart
+    stats.visitedBytes = table.bytes
+    stats.peakResidentBytes = Self.peakResidentBytes()
+    result.stats = stats
     return result
   }
 
   /// Every move from one state: resolved, applied with the invariants checked, and keyed.
-  func expand(_ state: AbstractState, known: [PackedKey: Int32], interner: Interner) -> Expansion {
+  func expand(
+    _ state: AbstractState, number: Int32, known: StateTable, encoder: inout PackedEncoder,
+    sink: inout EdgeSink
+  ) -> Expansion {
     var e = Expansion()
-    var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+    let timing = options.collectStats
+    var clock = timing ? Stopwatch.now() : 0
     let world = state.world(reducer: options.reducer)
     // Each family's answers are built once per state (the world after building them is the
     // same whichever answer is then taken).
-    var answerCache: [RequestFamily: (world: World, answers: Alphabet.Answers)] = [:]
+    var answerCache: [(family: RequestFamily, world: World, answers: Alphabet.Answers)] = []
     var moves = Alphabet.choices(world)
     if options.everyMigrationPolicy {
       for i in Alphabet.conflictAnswers(world) {
@@ -261,7 +378,8 @@ public struct ModelChecker: Sendable {
         }
       }
     }
-    for move in moves {
+    e.targets.reserveCapacity(moves.count)
+    for (m, move) in moves.enumerated() {
       var w = world
       let event: WorldEvent
       var choice = move
@@ -271,35 +389,101 @@ public struct ModelChecker: Sendable {
         choice = inner
       }
       if case .answer(let family, let k) = choice {
-        if answerCache[family] == nil {
+        if let cached = answerCache.first(where: { $0.family == family }) {
+          w = cached.world
+          event = cached.answers.event(k)
+        } else {
           var base = world
           guard let answers = Alphabet.answers(for: family, in: &base) else { continue }
-          answerCache[family] = (base, answers)
+          answerCache.append((family, base, answers))
+          w = base
+          event = answers.event(k)
         }
-        guard let cached = answerCache[family] else { continue }
-        w = cached.world
-        event = cached.answers.event(k)
       } else {
         guard let resolved = Alphabet.resolve(choice, in: &w) else { continue }
         event = resolved
       }
-      let record: (World.Step) -> Void = { step in
-        // Only transitions that do something: an ignored intent or a stale answer is no edge.
-        if !step.effects.isEmpty || step.before != step.after {
-          let code = Self.edgeCode(
-            step.before.stateName, Self.kind(step.event), step.after.stateName)
-          if e.edges.insert(code).inserted { e.firstMove.append((code, move)) }
-        }
-      }
+      sink.codes.removeAll(keepingCapacity: true)
+      sink.invariantNanos = 0
       let violations =
-        migration.map { w.apply(event, migration: $0, record: record) }
-        ?? w.apply(event, record: record)
+        migration.map { w.apply(event, migration: $0, into: &sink) }
+        ?? w.apply(event, into: &sink)
+      for code in sink.codes where !e.firstMove.contains(where: { $0.code == code }) {
+        e.firstMove.append((code, move))
+      }
       e.transitions += 1
-      let key = PackedKey(w, encoder: &encoder)
-      let j = known[key]
-      e.moves.append((move, key, j, j == nil ? AbstractState(w) : nil, violations))
+      if timing {
+        let t = Stopwatch.now()
+        e.stats.successorNanos &+= t &- clock &- sink.invariantNanos
+        e.stats.invariantNanos &+= sink.invariantNanos
+        clock = t
+      }
+      if !violations.isEmpty { e.broken.append((Int32(m), violations)) }
+      // Nothing moved (no step changed the machine or emitted, the clock, timers and store are
+      // as they were): the move leads back here, with no key to build.
+      if sink.codes.isEmpty, w.now == world.now, w.timers == world.timers,
+        w.storeKnown == world.storeKnown, w.store == world.store, w.machine == world.machine
+      {
+        e.targets.append(number)
+        continue
+      }
+      encoder.encode(w)
+      let hash = encoder.hash
+      if timing {
+        let t = Stopwatch.now()
+        e.stats.canonicalNanos &+= t &- clock
+        clock = t
+      }
+      if let j = known.find(encoder.words, hash: hash) {
+        e.targets.append(j)
+      } else if let f = e.freshHashes.indices.first(where: {
+        e.freshHashes[$0] == hash && e.freshKeys[$0] == encoder.words
+      }) {
+        e.targets.append(-Int32(f) - 1)
+      } else {
+        e.targets.append(-Int32(e.fresh.count) - 1)
+        e.freshHashes.append(hash)
+        e.freshKeys.append(encoder.words)
+        e.freshMoves.append(Int32(m))
+        if timing {
+          let t = Stopwatch.now()
+          e.stats.visitedNanos &+= t &- clock
+          clock = t
+        }
+        e.fresh.append(AbstractState(w))
+        if timing {
+          let t = Stopwatch.now()
+          e.stats.canonicalNanos &+= t &- clock
+          clock = t
+        }
+        continue
+      }
+      if timing {
+        let t = Stopwatch.now()
+        e.stats.visitedNanos &+= t &- clock
+        clock = t
+      }
     }
+    e.moves = moves
     return e
+  }
+
+  /// The process's largest resident size so far, in bytes (0 where it cannot be read).
+  static func peakResidentBytes() -> Int {
+    #if os(Linux)
+      guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else {
+        return 0
+      }
+      for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        let digits = line.filter(\.isNumber)
+        return (Int(digits) ?? 0) * 1024
+      }
+      return 0
+    #else
+      var usage = rusage()
+      guard getrusage(RUSAGE_SELF, &usage) == 0 else { return 0 }
+      return Int(usage.ru_maxrss)  // Bytes on Darwin.
+    #endif
   }
 
   /// Event kinds by number, for packed edges.
@@ -307,11 +491,30 @@ public struct ModelChecker: Sendable {
     Intent.Kind.allCases.map(\.rawValue) + AnswerName.allCases.map(\.rawValue)
     + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed", "storeChanged"]
 
-  static func edgeCode(_ from: StateName, _ event: String, _ to: StateName) -> UInt32 {
+  static let intentCodes: [Intent.Kind: UInt32] = Dictionary(
+    uniqueKeysWithValues: Intent.Kind.allCases.enumerated().map { ($1, UInt32($0)) })
+  static let answerCodes: [String: UInt32] = Dictionary(
+    uniqueKeysWithValues: AnswerName.allCases.enumerated().map {
+      ($1.rawValue, UInt32(Intent.Kind.allCases.count + $0))
+    })
+
+  /// The number of an event's kind in `eventKinds`.
+  static func eventCode(_ event: Event) -> UInt32 {
+    let answersEnd = UInt32(Intent.Kind.allCases.count + AnswerName.allCases.count)
+    switch event {
+    case .intent(let i): return intentCodes[i.kind] ?? 0
+    case .answer(let a): return answerCodes[a.outcomeName] ?? 0
+    case .timerFired(let t):
+      return answersEnd + UInt32(TimerID.allCases.firstIndex(of: t) ?? 0)
+    case .persistFailed: return answersEnd + UInt32(TimerID.allCases.count)
+    case .storeChanged: return answersEnd + UInt32(TimerID.allCases.count) + 1
+    }
+  }
+
+  static func edgeCode(_ from: StateName, _ event: UInt32, _ to: StateName) -> UInt32 {
     let f = UInt32(StateName.allCases.firstIndex(of: from) ?? 0)
     let t = UInt32(StateName.allCases.firstIndex(of: to) ?? 0)
-    let k = UInt32(eventKinds.firstIndex(of: event) ?? 0)
-    return f << 24 | t << 16 | k
+    return f << 24 | t << 16 | event
   }
 
   static func edge(_ code: UInt32) -> Edge {

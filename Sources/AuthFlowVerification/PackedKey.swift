@@ -25,27 +25,37 @@ public struct PackedKey: Hashable, Sendable {
 
   /// The key of `world`, with an encoder whose buffers and string cache are reused.
   init(_ world: World, encoder e: inout PackedEncoder) {
-    e.reset(now: world.now)
-    e.phase(world.machine.phase)
-    if let u = world.machine.user {
-      e.put(1)
-      e.user(u)
-    } else {
-      e.put(0)
-    }
-    e.time(world.timers.tokenRefresh.map { $0 - world.now })
-    e.time(world.timers.restoreRetry.map { $0 - world.now })
-    // The store, only where it can differ from the machine's session (see `AbstractState`).
-    switch AbstractState.storeView(world) {
-    case .unknown: e.put(0)
-    case .sameAsMachine: e.put(1)
-    case .holds(nil): e.put(2)
-    case .holds(let s?):
-      e.put(3)
-      e.session(s)
-    }
+    e.encode(world)
     words = e.words
   }
+}
+
+extension PackedEncoder {
+  /// Writes the canonical form of `world` into `words` (emptied first).
+  mutating func encode(_ world: World) {
+    reset(now: world.now)
+    phase(world.machine.phase)
+    if let u = world.machine.user {
+      put(1)
+      user(u)
+    } else {
+      put(0)
+    }
+    time(world.timers.tokenRefresh.map { $0 - world.now })
+    time(world.timers.restoreRetry.map { $0 - world.now })
+    // The store, only where it can differ from the machine's session (see `AbstractState`).
+    switch AbstractState.storeView(world) {
+    case .unknown: put(0)
+    case .sameAsMachine: put(1)
+    case .holds(nil): put(2)
+    case .holds(let s?):
+      put(3)
+      session(s)
+    }
+  }
+
+  /// A 64-bit hash of `words` (what the visited set probes with).
+  var hash: UInt64 { StateTable.hash(words) }
 }
 
 /// Numbers for strings, the same for the whole run, safe to share between threads.

@@ -1,5 +1,11 @@
 import AuthFlowCore
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One concrete thing that happens to the machine: what a scenario step does.
 public enum WorldEvent: Hashable, Sendable {
   /// The app sends an intent.
@@ -79,6 +85,16 @@ public struct World: Sendable {
   public mutating func apply(_ event: WorldEvent, record: ((Step) -> Void)? = nil)
     -> [Violation]
   {
+    guard let record else {
+      var sink = DiscardingSink()
+      return apply(event, into: &sink)
+    }
+    var sink = RecordingSink(record: record)
+    return apply(event, into: &sink)
+  }
+
+  /// Applies `event`, handing each transition to `sink` (which also lends the effect buffer).
+  mutating func apply<S: StepSink>(_ event: WorldEvent, into sink: inout S) -> [Violation] {
     var violations: [Violation] = []
     if case .relaunch(let lost) = event {
       if lost {
@@ -90,7 +106,7 @@ public struct World: Sendable {
       timers = TimerTable()
       issued.removeAll()  // The old process's requests died with it.
       storeBeforeLastEvent = store
-      return feed(.intent(.appLaunched), record)
+      return feed(.intent(.appLaunched), &sink)
     }
     storeBeforeLastEvent = store
     switch event {
@@ -98,33 +114,34 @@ public struct World: Sendable {
     case .storeChanged(let session):
       store = session
       storeKnown = true
-      violations += feed(.storeChanged(session: session), record)
-    case .send(let intent): violations += feed(.intent(intent), record)
+      violations += feed(.storeChanged(session: session), &sink)
+    case .send(let intent): violations += feed(.intent(intent), &sink)
     case .respond(_, let answer):
-      violations += feed(.answer(answer), record)
+      violations += feed(.answer(answer), &sink)
     case .fire(let timer):
       timers[timer] = nil
-      violations += feed(.timerFired(timer: timer), record)
+      violations += feed(.timerFired(timer: timer), &sink)
     case .advance(let seconds):
       let target = now + seconds
       while let (timer, at) = timers.earliest(upTo: target) {
         now = at
         timers[timer] = nil
-        violations += feed(.timerFired(timer: timer), record)
+        violations += feed(.timerFired(timer: timer), &sink)
       }
       now = target
     }
     return violations
   }
 
-  private mutating func feed(_ event: Event, _ record: ((Step) -> Void)?) -> [Violation] {
+  mutating func feed<S: StepSink>(_ event: Event, _ sink: inout S) -> [Violation] {
     let before = machine
-    var effects: [Effect] = []
+    var effects = sink.takeBuffer()
     if let reducer {
       reducer(&machine, event, now, &effects)
     } else {
       machine.handle(event, now: now, into: &effects)
     }
+    let started = sink.timesInvariants ? Stopwatch.now() : 0
     var violations = Invariants.check(
       before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
@@ -132,11 +149,12 @@ public struct World: Sendable {
       violations += history.observe(
         before: before, event: event, after: machine, effects: effects)
     }
+    if sink.timesInvariants { sink.invariantNanos &+= Stopwatch.now() &- started }
     if !storeKnown, case .answer(.loadSession(_, .sessionLoaded(let s))) = event {
       store = s  // What the first launch found on disk.
       storeKnown = true
     }
-    record?(Step(before: before, event: event, after: machine, effects: effects, at: now))
+    sink.observe(before: before, event: event, after: machine, effects: effects, at: now)
     for effect in effects {
       switch effect {
       case .scheduleTimer(let timer, let at): timers[timer] = at
@@ -153,6 +171,7 @@ public struct World: Sendable {
         break
       }
     }
+    sink.returnBuffer(effects)
     return violations
   }
 
@@ -162,12 +181,23 @@ public struct World: Sendable {
   public mutating func apply(
     _ event: WorldEvent, migration: MigrationPolicy, record: ((Step) -> Void)? = nil
   ) -> [Violation] {
+    guard let record else {
+      var sink = DiscardingSink()
+      return apply(event, migration: migration, into: &sink)
+    }
+    var sink = RecordingSink(record: record)
+    return apply(event, migration: migration, into: &sink)
+  }
+
+  mutating func apply<S: StepSink>(
+    _ event: WorldEvent, migration: MigrationPolicy, into sink: inout S
+  ) -> [Violation] {
     let original = machine.policy
     var p = original
     p.migration = migration
     machine = machine.repolicied(p)
     defer { machine = machine.repolicied(original) }
-    return apply(event, record: record)
+    return apply(event, into: &sink)
   }
 
   /// A fresh name for a token or an app request.
@@ -183,5 +213,54 @@ extension AuthMachine {
     var m = AuthMachine(policy: policy)
     m.restate(phase: phase, user: user, nextRequestID: nextRequestID)
     return m
+  }
+}
+
+/// Where `World.apply` hands each transition, and who lends it the buffer its effects go in.
+protocol StepSink {
+  /// Whether the invariants' time is measured (`invariantNanos`).
+  var timesInvariants: Bool { get }
+  /// The time spent in the invariants so far, in nanoseconds.
+  var invariantNanos: UInt64 { get set }
+  /// An empty buffer for one transition's effects.
+  mutating func takeBuffer() -> [Effect]
+  /// The buffer back, once the transition is done with it.
+  mutating func returnBuffer(_ buffer: [Effect])
+  /// One transition.
+  mutating func observe(
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant)
+}
+
+/// Keeps nothing.
+struct DiscardingSink: StepSink {
+  var timesInvariants: Bool { false }
+  var invariantNanos: UInt64 = 0
+  func takeBuffer() -> [Effect] { [] }
+  func returnBuffer(_ buffer: [Effect]) {}
+  func observe(
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+  ) {}
+}
+
+/// Hands each transition to a closure.
+struct RecordingSink: StepSink {
+  let record: (World.Step) -> Void
+  var timesInvariants: Bool { false }
+  var invariantNanos: UInt64 = 0
+  func takeBuffer() -> [Effect] { [] }
+  func returnBuffer(_ buffer: [Effect]) {}
+  func observe(
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+  ) {
+    record(World.Step(before: before, event: event, after: after, effects: effects, at: at))
+  }
+}
+
+/// A monotonic clock in nanoseconds, for the checker's time split.
+enum Stopwatch {
+  static func now() -> UInt64 {
+    var t = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &t)
+    return UInt64(t.tv_sec) &* 1_000_000_000 &+ UInt64(t.tv_nsec)
   }
 }

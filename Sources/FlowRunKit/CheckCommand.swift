@@ -18,12 +18,16 @@ extension FlowRun {
     deduplicated by a canonical form. Every invariant is checked on every transition; then
     liveness: from every reachable state `signedOut` must be reachable.
 
-    USAGE: flowrun check [--depth <n>] [--max-states <n>] [--format <format>] \
-    [--counterexamples <dir>]
+    USAGE: flowrun check [--depth <n>] [--max-states <n>] [--threads <n>] [--stats] \
+    [--format <format>] [--counterexamples <dir>]
 
     OPTIONS:
       --depth <n>             Expand states up to this depth only.
       --max-states <n>        Stop after this many states.
+      --threads <n>           Threads that expand each level (default: one per core); the
+                              answer is the same on any number.
+      --stats                 Also print states/s, memory, and where the time went
+                              (successors, canonical form, invariants, visited set).
       --format <format>       text or json (default: text).
       --counterexamples <dir> Where violations are written as scenario files (default: a
                               new folder in the system's temporary directory, named in the
@@ -40,6 +44,11 @@ extension FlowRun {
     var options = ModelChecker.Options()
     options.maxDepth = try a.options["--depth"].map { try positiveInt($0, "--depth") }
     options.maxStates = try a.options["--max-states"].map { try positiveInt($0, "--max-states") }
+    if let t = try a.options["--threads"].map({ try positiveInt($0, "--threads") }) {
+      options.threads = t
+    }
+    let wantsStats = a.has("--stats")
+    options.collectStats = wantsStats
     let interactive = isatty(2) == 1
     if interactive {
       options.progress = { states, transitions, depth in
@@ -62,18 +71,19 @@ extension FlowRun {
     }
     let code = result.violationCount == 0 && result.cannotSignOut == 0 ? 0 : ExitCode.failure
     if format == "json" {
-      let json = JSONValue.object([
-        ("states", .number(Double(result.states))),
-        ("transitions", .number(Double(result.transitions))),
-        ("maxDepth", .number(Double(result.maxDepth))), ("complete", .bool(result.complete)),
-        ("seconds", .number((seconds * 1000).rounded() / 1000)),
-        ("statesPerSecond", .number((Double(result.states) / max(seconds, 1e-9)).rounded())),
-        ("violations", .number(Double(result.violationCount))),
-        ("counterexamples", .array(written.map(JSONValue.string))),
-        ("cannotSignOut", .number(Double(result.cannotSignOut))),
-        ("deadEnds", .number(Double(result.deadEnds))),
-        ("edges", .number(Double(result.edges.count))),
-      ])
+      let json = JSONValue.object(
+        [
+          ("states", .number(Double(result.states))),
+          ("transitions", .number(Double(result.transitions))),
+          ("maxDepth", .number(Double(result.maxDepth))), ("complete", .bool(result.complete)),
+          ("seconds", .number((seconds * 1000).rounded() / 1000)),
+          ("statesPerSecond", .number((Double(result.states) / max(seconds, 1e-9)).rounded())),
+          ("violations", .number(Double(result.violationCount))),
+          ("counterexamples", .array(written.map(JSONValue.string))),
+          ("cannotSignOut", .number(Double(result.cannotSignOut))),
+          ("deadEnds", .number(Double(result.deadEnds))),
+          ("edges", .number(Double(result.edges.count))),
+        ] + (wantsStats ? [("stats", statsJSON(result.stats))] : []))
       return CommandOutput(code: code, stdout: json.prettyText + "\n")
     }
     var out = ""
@@ -105,8 +115,52 @@ extension FlowRun {
       out += "Liveness: not checked (the exploration stopped early).\n"
     }
     out += "Dead ends (no move leaves the state): \(result.deadEnds).\n"
+    if wantsStats { out += statsText(result) }
     return CommandOutput(code: code, stdout: out)
   }
+
+  /// The `--stats` lines: rate, memory, and the time split (thread time, summed).
+  static func statsText(_ r: ModelChecker.Result) -> String {
+    let s = r.stats
+    let wall = Double(s.wallNanos) / 1e9
+    let parts: [(String, UInt64)] = [
+      ("successors (alphabet, reducer, world)", s.successorNanos),
+      ("canonical form (keys, hashes, new states)", s.canonicalNanos),
+      ("invariants", s.invariantNanos), ("visited set (look-ups, merge)", s.visitedNanos),
+    ]
+    let measured = parts.reduce(0) { $0 + $1.1 }
+    var out = "Stats:\n"
+    out += "  \(Int(Double(r.states) / max(wall, 1e-9))) states/s and "
+    out += "\(Int(Double(r.transitions) / max(wall, 1e-9))) transitions/s on \(s.threads) "
+    out += s.threads == 1 ? "thread" : "threads"
+    out += " (\(String(format: "%.2f", wall)) s)\n"
+    out += "  transitions back to their own state: \(s.selfLoops)\n"
+    out +=
+      "  memory: visited set \(mb(s.visitedBytes)) MB, peak resident \(mb(s.peakResidentBytes)) MB\n"
+    out += "  time (thread seconds; clock reads included):\n"
+    for (name, ns) in parts {
+      let share = measured == 0 ? 0 : Double(ns) * 100 / Double(measured)
+      out += "    \(name): \(String(format: "%.2f", Double(ns) / 1e9)) s"
+      out += " (\(String(format: "%.0f", share))%), "
+      out += "\(String(format: "%.0f", Double(ns) / Double(max(r.transitions, 1)))) ns/transition\n"
+    }
+    return out
+  }
+
+  static func statsJSON(_ s: ModelChecker.Stats) -> JSONValue {
+    .object([
+      ("threads", .number(Double(s.threads))),
+      ("wallSeconds", .number(Double(s.wallNanos) / 1e9)),
+      ("successorSeconds", .number(Double(s.successorNanos) / 1e9)),
+      ("canonicalSeconds", .number(Double(s.canonicalNanos) / 1e9)),
+      ("invariantSeconds", .number(Double(s.invariantNanos) / 1e9)),
+      ("visitedSetSeconds", .number(Double(s.visitedNanos) / 1e9)),
+      ("visitedSetBytes", .number(Double(s.visitedBytes))),
+      ("peakResidentBytes", .number(Double(s.peakResidentBytes))),
+    ])
+  }
+
+  static func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
 
   /// The `--format` option of `check` and `explore`: text (the default) or json.
   static func textOrJSON(_ a: Arguments) throws -> String {

@@ -43,8 +43,9 @@ public enum FlowRun {
         run: vocabulary),
       Subcommand(
         name: "check", summary: "Explore every reachable state and check the invariants.",
-        helpText: { checkHelp }, flags: common,
-        options: ["--depth", "--max-states", "--format", "--counterexamples"], takesPaths: false,
+        helpText: { checkHelp }, flags: common.union(["--stats"]),
+        options: ["--depth", "--max-states", "--threads", "--format", "--counterexamples"],
+        takesPaths: false,
         run: check),
       Subcommand(
         name: "explore",

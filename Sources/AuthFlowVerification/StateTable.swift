@@ -1,0 +1,84 @@
+/// The model checker's visited set: every state's packed key, stored once in one flat array,
+/// found through an open-addressing table of state numbers.
+///
+/// Look-ups compare the whole key after the hash, so two states are merged only when their
+/// keys are equal: the set is exact (a hash collision costs one more probe, never a lost state).
+/// Adding a state allocates nothing but the arrays' occasional growth.
+struct StateTable {
+  /// For each slot, a state number, or -1.
+  private var slots: [Int32]
+  /// For each state, its hash.
+  private var hashes: [UInt64] = []
+  /// For each state, where its key starts in `words`; one more entry at the end.
+  private var starts: [Int] = [0]
+  /// Every state's key, one after the other.
+  private var words: [UInt32] = []
+
+  init(capacity: Int = 1 << 16) {
+    var n = 16
+    while n < capacity * 2 { n <<= 1 }
+    slots = [Int32](repeating: -1, count: n)
+  }
+
+  /// How many states it holds.
+  var count: Int { hashes.count }
+
+  /// The bytes its arrays take.
+  var bytes: Int {
+    slots.capacity * 4 + hashes.capacity * 8 + starts.capacity * 8 + words.capacity * 4
+  }
+
+  /// A 64-bit hash of a key (a multiply-xorshift mix of each word, then of the length).
+  static func hash(_ key: [UInt32]) -> UInt64 {
+    var h: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for w in key {
+      h = (h ^ UInt64(w)) &* 0xBF58_476D_1CE4_E5B9
+      h ^= h >> 31
+    }
+    h = (h ^ UInt64(key.count)) &* 0x94D0_49BB_1331_11EB
+    return h ^ (h >> 29)
+  }
+
+  /// The number of the state with this key, if it is here.
+  func find(_ key: [UInt32], hash: UInt64) -> Int32? {
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while true {
+      let s = slots[i]
+      if s < 0 { return nil }
+      if hashes[Int(s)] == hash, equal(Int(s), key) { return s }
+      i = (i + 1) & mask
+    }
+  }
+
+  private func equal(_ state: Int, _ key: [UInt32]) -> Bool {
+    let start = starts[state]
+    guard starts[state + 1] - start == key.count else { return false }
+    for k in key.indices where words[start + k] != key[k] { return false }
+    return true
+  }
+
+  /// Adds a key known not to be here; returns its number (states are numbered in order).
+  @discardableResult
+  mutating func insert(_ key: [UInt32], hash: UInt64) -> Int32 {
+    if (hashes.count + 1) * 2 > slots.count { grow() }
+    let n = Int32(hashes.count)
+    hashes.append(hash)
+    words.append(contentsOf: key)
+    starts.append(words.count)
+    place(n, hash)
+    return n
+  }
+
+  private mutating func place(_ n: Int32, _ hash: UInt64) {
+    let mask = slots.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while slots[i] >= 0 { i = (i + 1) & mask }
+    slots[i] = n
+  }
+
+  private mutating func grow() {
+    slots = [Int32](repeating: -1, count: slots.count * 2)
+    for (n, h) in hashes.enumerated() { place(Int32(n), h) }
+  }
+}
