@@ -25,6 +25,7 @@ public enum ExitCode {
   public static let usage: Int32 = 64
   public static let dataError: Int32 = 65
   public static let noInput: Int32 = 66
+  public static let cantCreate: Int32 = 73
 }
 
 /// A usage error: printed as `Error: …` plus the usage line, exit 64.

@@ -14,8 +14,10 @@ public enum FlowRun {
     let options: Set<String>
     /// Whether it takes scenario paths.
     let takesPaths: Bool
-    /// The synchronous commands; `nil` for those that talk to servers (see `execute`).
+    /// The synchronous commands; `nil` for those that only talk to servers.
     let run: ((Arguments) throws -> CommandOutput)?
+    /// How it talks to servers (`record`, and `run --live`), if it does.
+    var live: ((Arguments, [String: String]) async throws -> CommandOutput)? = nil
 
     var help: String { helpText() }
   }
@@ -28,7 +30,8 @@ public enum FlowRun {
       Subcommand(
         name: "run", summary: "Replay scenarios (the default).", helpText: { help },
         flags: common.union(["--trace", "--quiet", "--show-secrets", "--strict", "--live"]),
-        options: Set(["--format", "--filter"]).union(liveOptions), takesPaths: true, run: run),
+        options: Set(["--format", "--filter"]).union(liveOptions), takesPaths: true, run: run,
+        live: { try await live($0, record: false, environment: $1, report: false) }),
       Subcommand(
         name: "validate", summary: "Parse and check scenario files without running them.",
         helpText: { validateHelp }, flags: common, options: ["--filter"], takesPaths: true,
@@ -71,9 +74,15 @@ public enum FlowRun {
         options: ["--out", "--max-states"],
         takesPaths: true, run: generate),
       Subcommand(
+        name: "report", summary: "Run scenarios and write one HTML page with their diagrams.",
+        helpText: { reportHelp }, flags: common.union(["--strict", "--show-secrets", "--live"]),
+        options: Set(["--out", "--title", "--filter"]).union(liveOptions), takesPaths: true,
+        run: report, live: { try await live($0, record: false, environment: $1, report: true) }),
+      Subcommand(
         name: "record", summary: "Run a scenario live and write the answers into its script.",
         helpText: { recordHelp }, flags: common.union(["--show-secrets", "--trace"]),
-        options: liveOptions.union(["--out"]), takesPaths: true, run: nil),
+        options: liveOptions.union(["--out"]), takesPaths: true, run: nil,
+        live: { try await live($0, record: true, environment: $1, report: false) }),
     ]
   }
 
@@ -88,6 +97,7 @@ public enum FlowRun {
            flowrun graph [--format mermaid|dot] [--scenario <file>]
            flowrun coverage <path> ...
            flowrun generate [--out <dir>] [--dry-run] <path> ...
+           flowrun report [--out <file>] [--live --config <file>] <path> ...
            flowrun record --config <file> [--out <file>] <scenario>
     """
 
@@ -131,6 +141,7 @@ public enum FlowRun {
       flowrun Scenarios/anonymous-upgrade.json
       flowrun --trace --filter migration Scenarios/
       flowrun --format junit Scenarios/ > flowrun.xml
+      flowrun report Scenarios/            # one HTML page: sequence and state diagrams
 
     """
   }
@@ -203,9 +214,9 @@ public enum FlowRun {
     do {
       let (command, a) = try parse(args)
       if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: command.help) }
-      if command.name == "record" || a.has("--live") {
+      if let live = command.live, command.run == nil || a.has("--live") {
         guard !a.positional.isEmpty else { throw UsageError(message: "give a scenario file") }
-        return try await live(a, record: command.name == "record", environment: environment)
+        return try await live(a, environment)
       }
       return try command.run?(a) ?? CommandOutput(code: ExitCode.usage)
     } catch let error as UsageError {

@@ -42,7 +42,7 @@ extension FlowRun {
 
   /// `flowrun --live …` and `flowrun record …`.
   static func live(
-    _ a: Arguments, record: Bool, environment: [String: String]
+    _ a: Arguments, record: Bool, environment: [String: String], report: Bool
   ) async throws -> CommandOutput {
     guard let configPath = a.options["--config"] else {
       throw UsageError(message: "\(record ? "record" : "--live") needs --config <file>")
@@ -95,6 +95,7 @@ extension FlowRun {
     writer.redactor = redactor
     writer.trace = a.has("--trace")
     var entries: [RunEntry] = []
+    var pages: [HTMLReport.Entry] = []
     var notes = ""
     let (files, missing) = ScenarioFiles.expand(a.positional)
     if let m = missing.first {
@@ -114,10 +115,15 @@ extension FlowRun {
       where scenario.policy.providers[s.id] == ProviderCatalog.builtIn[s.id] {
         scenario.policy.providers.set(s.id, s.traits)
       }
+      let clock = ContinuousClock()
+      let start = clock.now
       let outcome = await LiveRunner.run(
         scenario, interpreter: interpreter, now: Instant(Date().timeIntervalSince1970),
         redactor: redactor)
       entries.append(.ran(outcome.report))
+      if report {
+        pages.append(reportEntry(scenario, outcome.report, seconds: seconds(clock.now - start)))
+      }
       let requests = outcome.recorded.count
       notes += "  \(scenario.name): \(requests) requests live"
       notes += outcome.skippedSteps > 0 ? ", \(outcome.skippedSteps) respond steps skipped\n" : "\n"
@@ -130,6 +136,12 @@ extension FlowRun {
           notes += "  not recorded: the live run failed, \(target) is unchanged\n"
         }
       }
+    }
+    if report {
+      var out = try writeReport(
+        pages, entries: entries, a, redactor: redactor, subtitle: "run live")
+      out.stderr = notes + out.stderr
+      return out
     }
     return CommandOutput(code: exitCode(entries), stdout: writer.text(entries), stderr: notes)
   }
