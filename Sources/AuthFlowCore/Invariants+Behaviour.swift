@@ -209,7 +209,7 @@ enum Behaviour {
 
     // An unlink keeps another way to sign in.
     for case .request(_, .unlinkProvider(let provider, _)) in effects {
-      let others = (bs?.providers ?? []).filter { $0 != provider.rawValue }
+      let others = (bs?.providers ?? []).filter { $0 != provider }
       if others.isEmpty {
         out.append(
           Violation(
@@ -293,7 +293,7 @@ enum Behaviour {
     // Ending a session signs out of its provider SDKs.
     if let s = bs, ase?.uid != s.uid {
       for p in s.providers {
-        let provider = ProviderID(p)
+        let provider = p
         guard after.policy.providers.contains(provider),
           after.policy.providers[provider].sdkSignOut
         else { continue }

@@ -166,7 +166,7 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
   /// provider (the first of its identity providers, listed here or not: an unlisted one has
   /// the generic traits), else the first listed provider.
   public func reauthenticationProvider(for session: Session) -> ProviderID? {
-    let own = session.providers.map { ProviderID($0) }.filter { $0.isIdentityProvider }
+    let own = session.providers.filter { $0.isIdentityProvider }
     return own.first { contains($0) } ?? own.first ?? entries.first?.id
   }
 
@@ -174,7 +174,7 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
   public func sdkProviders(of session: Session) -> [ProviderID] {
     var out: [ProviderID] = []
     for p in session.providers {
-      let id = ProviderID(p)
+      let id = p
       if contains(id), self[id].sdkSignOut { out.append(id) }
     }
     return out

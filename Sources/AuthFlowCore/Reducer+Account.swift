@@ -14,7 +14,7 @@ extension AuthMachine {
     let done = session.pendingDeletion?.revoked ?? []
     var out: [ProviderID] = []
     for name in session.providers {
-      let id = ProviderID(name)
+      let id = name
       if policy.providers.contains(id),
         policy.providers[id].revocation == .authorizationCodeBeforeDeletion, !done.contains(id)
       {
@@ -182,7 +182,7 @@ extension AuthMachine {
 
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
-    let providers: [String]
+    let providers: [ProviderID]
     switch answer {
     case .providerUnlinked(let p): providers = p
     case .requestFailed(let error):

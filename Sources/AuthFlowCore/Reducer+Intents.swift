@@ -162,13 +162,13 @@ extension AuthMachine {
   /// Remove a provider from a permanent account, never its last way to sign in.
   mutating func unlinkTapped(_ provider: ProviderID, fx: inout [Effect]) {
     guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
-    guard session.providers.contains(provider.rawValue) else {
+    guard session.providers.contains(provider) else {
       return Self.report(
         AuthError(
           code: "PROVIDER_NOT_LINKED", message: "\(provider) is not linked to this account"),
         &fx)
     }
-    guard session.providers.contains(where: { $0 != provider.rawValue }) else {
+    guard session.providers.contains(where: { $0 != provider }) else {
       return Self.report(
         AuthError(
           code: "LAST_SIGN_IN_METHOD",

@@ -157,7 +157,7 @@ public enum RevokeAnswer: Hashable, Codable, Sendable {
 /// The answer to `unlinkProvider`.
 public enum UnlinkAnswer: Hashable, Codable, Sendable {
   /// The provider was removed; `providers` is what is linked now.
-  case providerUnlinked(providers: [String])
+  case providerUnlinked(providers: [ProviderID])
   /// The request failed.
   case requestFailed(error: AuthError)
 }

@@ -32,7 +32,7 @@ public struct Session: Hashable, Codable, Sendable {
   struct Fields: Hashable, Codable, Sendable {
     var uid: String
     var anonymous: Bool
-    var providers: [String]
+    var providers: [ProviderID]
     var email: String?
     var idToken: String
     var refreshToken: String
@@ -46,7 +46,7 @@ public struct Session: Hashable, Codable, Sendable {
 
   /// Creates a session.
   public init(
-    uid: String, anonymous: Bool, providers: [String] = [], email: String? = nil,
+    uid: String, anonymous: Bool, providers: [ProviderID] = [], email: String? = nil,
     idToken: String, refreshToken: String, expiresAt: Instant,
     pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
     pendingDeletion: DeletionRecord? = nil
@@ -69,7 +69,7 @@ public struct Session: Hashable, Codable, Sendable {
     _modify { yield &storage.value.anonymous }
   }
   /// Linked provider ids, e.g. `google.com`, `password`.
-  public var providers: [String] {
+  public var providers: [ProviderID] {
     get { storage.value.providers }
     _modify { yield &storage.value.providers }
   }

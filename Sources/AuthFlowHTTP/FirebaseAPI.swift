@@ -233,8 +233,9 @@ public struct FirebaseAPI: Sendable {
           error: AuthError(
             code: "UNEXPECTED_RESPONSE", message: "update response lacks providerUserInfo"))
       }
-      let providers = infos.compactMap { $0["providerId"] as? String }.filter {
-        $0 != provider.rawValue
+      let providers: [ProviderID] = infos.compactMap { info in
+        guard let id = info["providerId"] as? String, id != provider.rawValue else { return nil }
+        return ProviderID(id)
       }
       return .providerUnlinked(providers: providers)
     }
@@ -341,15 +342,16 @@ public struct FirebaseAPI: Sendable {
       let claims = JWTClaims(idToken)
       let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
       var session = Session(
-        uid: uid, anonymous: isAnonymous, providers: claims?.identityProviders ?? [],
+        uid: uid, anonymous: isAnonymous,
+        providers: (claims?.identityProviders ?? []).map { ProviderID($0) },
         email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt,
         displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 })
       if session.providers.isEmpty, let p = json["providerId"] as? String {
-        session.providers = [p]
+        session.providers = [ProviderID(p)]
       }
       if case .success(let account) = await lookup(idToken: idToken) {
-        session.providers = account.providers
+        session.providers = account.providers.map { ProviderID($0) }
         session.email = account.email ?? session.email
         if session.displayName == nil { session.displayName = account.displayName }
       }

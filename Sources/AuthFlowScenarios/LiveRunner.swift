@@ -66,7 +66,8 @@ public struct LiveRunner {
     }
     let report = ScenarioReport(
       name: scenario.name, file: scenario.file, stepCount: scenario.steps.count,
-      stepsRun: stepsRun, transitions: runner.transitionLog, failure: failure, clock: now)
+      stepsRun: stepsRun, transitions: runner.transitionLog, failure: failure, clock: now,
+      description: scenario.description)
     return Outcome(report: report, recorded: recorded, skippedSteps: skipped)
   }
 

@@ -80,7 +80,7 @@ public enum Render {
   public static func sessionJSON(_ s: Session, now: Instant) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = [
       ("uid", .string(s.uid)), ("anonymous", .bool(s.anonymous)),
-      ("providers", .array(s.providers.map(JSONValue.string))),
+      ("providers", .array(s.providers.map { .string($0.rawValue) })),
     ]
     if let email = s.email { members.append(("email", .string(email))) }
     members += [

@@ -40,6 +40,8 @@ public struct ReportWriter: Sendable {
   /// caller can print invalid files elsewhere (standard error) and still count them.
   public func text(_ entries: [RunEntry], summarizing: [RunEntry]? = nil) -> String {
     var out = ""
+    // A few scenarios: say what each is about (a whole folder would drown in it).
+    let describe = entries.count <= 5
     for entry in entries {
       switch entry {
       case .invalid(let error):
@@ -48,6 +50,7 @@ public struct ReportWriter: Sendable {
         if r.passed {
           if !quiet || !r.warnings.isEmpty {
             out += "✔ \(r.name) — \(r.stepCount) steps, \(r.transitions.count) transitions\n"
+            if describe, !r.description.isEmpty { out += "    \(r.description)\n" }
           }
           for w in r.warnings { out += "    ⚠ \(w)\n" }
           if trace { out += traceText(r) }
@@ -60,6 +63,9 @@ public struct ReportWriter: Sendable {
       }
     }
     out += Self.summary(summarizing ?? entries) + "\n"
+    if !quiet, !trace {
+      out += "(--trace prints every transition; flowrun report draws each run as a picture)\n"
+    }
     return out
   }
 

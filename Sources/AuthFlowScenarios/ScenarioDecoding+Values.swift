@@ -143,7 +143,9 @@ extension JSONReader {
     case (.unlinkProvider, .providerUnlinked):
       return ResultTemplate(
         .unlinkProvider(
-          id, .providerUnlinked(providers: try strings(f["providers"], join(p, "providers")))))
+          id,
+          .providerUnlinked(
+            providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) })))
     default:
       // `Vocabulary.answers(for:)` lists a name this switch does not build: a bug here.
       throw fail(p, "\(kind.rawValue) cannot answer \(name.rawValue)")
@@ -189,7 +191,8 @@ extension JSONReader {
     let session = Session(
       uid: try string(f["uid"], join(p, "uid")),
       anonymous: try bool(f["anonymous"], join(p, "anonymous"), default: false),
-      providers: f["providers"] == nil ? [] : try strings(f["providers"], join(p, "providers")),
+      providers: f["providers"] == nil
+        ? [] : try strings(f["providers"], join(p, "providers")).map { ProviderID($0) },
       email: try optionalString(f["email"], join(p, "email")),
       idToken: try string(f["idToken"], join(p, "idToken")),
       refreshToken: try string(f["refreshToken"], join(p, "refreshToken")),

@@ -293,7 +293,15 @@ extension JSONReader {
       let ip = "\(p)[\(i)]"
       let (name, payload, pp) = try tagged(item, ip, kind: kind, names: table.map(\.name))
       if case .string = item { return Pattern(name) }
-      _ = try object(payload, pp, allowed: Vocabulary.fields(of: name, in: table))
+      let fields = try object(payload, pp, allowed: Vocabulary.fields(of: name, in: table))
+      // Fields whose values come from a closed list are checked here, not at the first mismatch.
+      for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+        guard let names = Vocabulary.closedValues[key], case .string(let v) = value,
+          !v.hasPrefix("$"), !names.contains(v)
+        else { continue }
+        throw fail(
+          join(pp, key), "unknown \(key) \"\(v)\"; \(Suggest.hint(for: v, among: names))")
+      }
       return Pattern(name, fields: payload)
     }
   }

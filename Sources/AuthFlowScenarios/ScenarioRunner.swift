@@ -47,6 +47,8 @@ public struct ScenarioReport: Sendable {
   /// What the story does that tests less than it says, under lenient rules (strict rules make
   /// each of these a failure).
   public var warnings: [String] = []
+  /// The scenario's description.
+  public var description = ""
 
   /// True when every expectation held.
   public var passed: Bool { failure == nil }
@@ -144,7 +146,7 @@ public struct ScenarioRunner {
     return ScenarioReport(
       name: scenario.name, file: scenario.file, stepCount: scenario.steps.count,
       stepsRun: stepsRun, transitions: runner.transitions, failure: failure,
-      clock: scenario.clock, warnings: runner.warnings)
+      clock: scenario.clock, warnings: runner.warnings, description: scenario.description)
   }
 
   /// Runs one step and checks its expectations; returns the failure, if any.

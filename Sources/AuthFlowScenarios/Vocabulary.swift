@@ -276,6 +276,13 @@ public enum Vocabulary {
   /// Fields of a provider credential in a scenario file.
   public static let credentialFields = Declarations.credential.map(\.name)
 
+  /// Pattern fields whose values come from a closed list (a typo there is a load error).
+  static let closedValues: [String: [String]] = [
+    "timer": TimerID.allCases.map(\.rawValue),
+    "intent": AuthorizationIntent.allCases.map(\.rawValue),
+    "choice": MigrationChoice.allCases.map(\.rawValue),
+  ]
+
   static func fields(of name: String, in table: [(name: String, fields: [String])]) -> [String] {
     table.first { $0.name == name }?.fields ?? []
   }

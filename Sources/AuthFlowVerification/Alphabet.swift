@@ -314,7 +314,7 @@ public enum Alphabet {
     }
     let singleUse = world.machine.policy.providers[provider].nonce == .hashed
     func session(
-      _ uid: String, anonymous: Bool = false, providers: [String] = ["google.com"],
+      _ uid: String, anonymous: Bool = false, providers: [ProviderID] = ["google.com"],
       expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil
     ) -> Session {
       Session(
@@ -376,8 +376,8 @@ public enum Alphabet {
       out = [
         .signInWithIdp(
           id,
-          .signedIn(session: session(current?.uid ?? "user-1", providers: [provider.rawValue]))),
-        .signInWithIdp(id, .signedIn(session: session("user-2", providers: [provider.rawValue]))),
+          .signedIn(session: session(current?.uid ?? "user-1", providers: [provider]))),
+        .signInWithIdp(id, .signedIn(session: session("user-2", providers: [provider]))),
         .signInWithIdp(
           id,
           .credentialAlreadyInUse(

@@ -39,6 +39,13 @@ public struct ModelChecker: Sendable {
     public var event: String
     public var to: String
 
+    /// An edge.
+    public init(from: String, event: String, to: String) {
+      self.from = from
+      self.event = event
+      self.to = to
+    }
+
     public static func < (a: Edge, b: Edge) -> Bool {
       (a.from, a.event, a.to) < (b.from, b.event, b.to)
     }

@@ -337,7 +337,7 @@ struct PackedEncoder {
     string(s.uid)
     put(s.anonymous)
     put(UInt32(s.providers.count))
-    for p in s.providers { string(p) }
+    for p in s.providers { string(p.rawValue) }
     string(s.email)
     string(s.displayName)
     if let d = s.pendingDeletion {

@@ -59,6 +59,10 @@ extension FlowRun {
     let (result, seconds) = timed(clearingProgress: interactive) {
       ModelChecker(options: options).run()
     }
+    // `graph` and `coverage` reuse this exploration's edges.
+    if options.maxDepth == nil, result.violationCount == 0 {
+      ExplorationCache(maxStates: options.maxStates)?.write(result.edges)
+    }
 
     var written: [String] = []
     let directory =

@@ -53,7 +53,7 @@ extension FlowRun {
     if interactive {
       #if DEBUG
         FileHandle.standardError.write(
-          Data("(a debug build; `swift run -c release flowrun …` answers in about a second)\n".utf8)
+          Data("(a debug build; `swift run -c release flowrun …` answers in seconds)\n".utf8)
         )
       #endif
       options.progress = { states, _, depth in
@@ -64,6 +64,16 @@ extension FlowRun {
     let result = ModelChecker(options: options).run()
     if interactive { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     return result
+  }
+
+  /// The edges of the reachable space: read from the cache the last exploration by this same
+  /// executable with the same limit left, or explored (and cached) now.
+  static func reachableEdges(_ options: ModelChecker.Options) -> Set<ModelChecker.Edge> {
+    let cache = ExplorationCache(maxStates: options.maxStates)
+    if let edges = cache?.read() { return edges }
+    let result = explore(options)
+    cache?.write(result.edges)
+    return result.edges
   }
 
   /// The exploration's options with `--max-states`: a quick, partial look.
@@ -87,7 +97,7 @@ extension FlowRun {
           code: exitCode([.invalid(error)]), stderr: fileErrors([.invalid(error)]))
       }
     }
-    let edges = explore(try limited(a)).edges
+    let edges = reachableEdges(try limited(a))
     let text =
       format == "dot"
       ? StateGraph.dot(edges, highlight: highlight)
@@ -111,16 +121,62 @@ extension FlowRun {
       }
     }
     if !errors.isEmpty { return CommandOutput(code: ExitCode.dataError, stderr: errors) }
-    let reachable = explore(try limited(a)).edges
+    let reachable = reachableEdges(try limited(a))
     let (covered, missed) = StateGraph.coverage(reachable: reachable, reports: reports)
     let total = covered.count + missed.count
     let percent = total == 0 ? 100 : Double(covered.count) * 100 / Double(total)
-    var out = ""
+    let scenarios = reports.count == 1 ? "1 scenario" : "\(reports.count) scenarios"
+    var out = "\(covered.count) of \(total) reachable transitions exercised by \(scenarios)"
+    out += " (\(String(format: "%.1f", percent))%).\n"
     if !a.has("--quiet") {
+      // What the files cover, then what they miss (few files: the covered list is the point).
+      if reports.count <= 5 {
+        out += "covered (\(covered.count)):\n"
+        for p in covered.sorted() { out += "  ✔ \(p.state) + \(p.event)\n" }
+      }
+      out += "missed (\(missed.count)):\n"
       for p in missed { out += "  missed: \(p.state) + \(p.event)\n" }
     }
-    out += "\(covered.count) of \(total) reachable transitions exercised by \(reports.count)"
-    out += " scenarios (\(String(format: "%.1f", percent))%).\n"
     return CommandOutput(code: 0, stdout: out)
+  }
+}
+
+/// Where `graph` and `coverage` keep the reachable space's edges between runs, keyed by what
+/// determines them: this executable (its path, size and modification time: a rebuild of the
+/// machine is a new key) and the exploration's limit.
+struct ExplorationCache {
+  let path: String
+
+  init?(maxStates: Int?) {
+    guard let exe = Bundle.main.executablePath,
+      let attributes = try? FileManager.default.attributesOfItem(atPath: exe),
+      let size = attributes[.size] as? Int, let modified = attributes[.modificationDate] as? Date
+    else { return nil }
+    let key = "v1|\(exe)|\(size)|\(modified.timeIntervalSince1970)|\(maxStates ?? -1)"
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in key.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    path =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("authflow-edges-\(String(h, radix: 16)).tsv").path
+  }
+
+  /// The edges, or `nil` when there is no cache or it cannot be read whole.
+  func read() -> Set<ModelChecker.Edge>? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+      text.hasSuffix("end\n")
+    else { return nil }
+    var edges: Set<ModelChecker.Edge> = []
+    for line in text.split(separator: "\n").dropLast() {
+      let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      guard f.count == 3 else { return nil }
+      edges.insert(ModelChecker.Edge(from: f[0], event: f[1], to: f[2]))
+    }
+    return edges
+  }
+
+  /// Keeps the edges (written whole or not at all: a reader never sees half a file).
+  func write(_ edges: Set<ModelChecker.Edge>) {
+    let text = edges.sorted().map { "\($0.from)\t\($0.event)\t\($0.to)\n" }.joined() + "end\n"
+    try? text.write(toFile: path, atomically: true, encoding: .utf8)
   }
 }

@@ -40,7 +40,7 @@ enum Reply: Hashable {
   case accountDeleted
   case passwordResetSent
   case tokenRevoked
-  case providerUnlinked(providers: [String])
+  case providerUnlinked(providers: [ProviderID])
 
   /// The typed answer to request `id` of `kind`, delivered at `now`.
   func answer(_ kind: RequestKind, _ id: RequestID, now: Instant) -> Answer {

@@ -63,15 +63,30 @@ struct DocExampleTests {
           expiresAt: Instant(now + 3600))))
     let driver = SignInDriver(interpreter: interpreter)
     driver.launch()
-    for _ in 0..<200 where driver.state != .signedOut {
-      try await Task.sleep(nanoseconds: 5_000_000)
-    }
+    await driver.settled()
+    #expect(driver.state == .signedOut)
     driver.send(.intent(.signInAnonymouslyTapped))
-    for _ in 0..<200 where driver.state.name != "anonymous" {
-      try await Task.sleep(nanoseconds: 5_000_000)
-    }
+    await driver.settled()
+    #expect(driver.state.name == "anonymous")
     var token: TokenResult?
     driver.idToken { token = $0 }
     #expect(token == .token(idToken: "id-1"))
+  }
+
+  @Test("Docs/Embedding.md: several queued answers are given in order, one per request")
+  func queuedInOrder() async {
+    let interpreter = TestInterpreter()
+    await interpreter.answer(
+      .refreshToken,
+      with: .requestFailed(error: AuthError(code: "NETWORK")),  // the first refresh fails
+      .tokenRefreshed(
+        Tokens(idToken: "id-2", refreshToken: "rt-2", expiresAt: Instant(1_767_265_200))))
+    let first = await interpreter.refreshToken("rt-1")
+    let second = await interpreter.refreshToken("rt-1")
+    #expect(first == .requestFailed(error: AuthError(code: "NETWORK")))
+    #expect(
+      second
+        == .tokenRefreshed(
+          Tokens(idToken: "id-2", refreshToken: "rt-2", expiresAt: Instant(1_767_265_200))))
   }
 }

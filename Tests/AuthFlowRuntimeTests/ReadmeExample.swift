@@ -11,12 +11,21 @@ final class SignInDriver {
   private var timers: [TimerID: Task<Void, Never>] = [:]
   private var tokenCallers: [TokenRequestID: (TokenResult) -> Void] = [:]
   private var lastTokenRequest = 0
+  private var inFlight = 0  // requests and store reads not answered yet
+  private var settledWaiters: [CheckedContinuation<Void, Never>] = []
   var onNotification: (AuthNotification) -> Void = { _ in }
   var state: AuthState { machine.state }
 
   init(interpreter: any AuthInterpreter) { self.interpreter = interpreter }
 
   func launch() { send(.intent(.appLaunched)) }
+
+  /// Returns once every request the machine sent has been answered (a test's or a script's
+  /// "wait until it settles"; timers may still be pending).
+  func settled() async {
+    if inFlight == 0 { return }
+    await withCheckedContinuation { settledWaiters.append($0) }
+  }
 
   /// Asks for an ID token; `answer` gets it (or why there is none) exactly once.
   func idToken(_ answer: @escaping (TokenResult) -> Void) {
@@ -31,10 +40,12 @@ final class SignInDriver {
     for effect in machine.handle(event, now: now) {
       switch effect {
       case .request(let id, let request):  // to the world; the answer comes back as an event
-        Task { send(.answer(await interpreter.perform(request, id: id))) }
+        inFlight += 1
+        Task { answered(.answer(await interpreter.perform(request, id: id))) }
       case .loadSession(let id):
         let stored = storedSession
-        Task { send(.answer(.loadSession(id, .sessionLoaded(session: stored)))) }
+        inFlight += 1
+        Task { answered(.answer(.loadSession(id, .sessionLoaded(session: stored)))) }
       case .persistSession(let session): storedSession = session
       case .clearSession: storedSession = nil
       case .scheduleTimer(let timer, let at):
@@ -50,6 +61,15 @@ final class SignInDriver {
         Task { await interpreter.signOut(of: provider, revoke: revoke) }
       case .notify(let notification): onNotification(notification)
       }
+    }
+  }
+
+  private func answered(_ event: Event) {
+    inFlight -= 1
+    send(event)  // may send more requests
+    if inFlight == 0 {
+      settledWaiters.forEach { $0.resume() }
+      settledWaiters.removeAll()
     }
   }
 }

@@ -34,11 +34,15 @@ struct FlowRunTests {
     #expect(FlowRun.main(["--formt", "json", upgrade]).stderr.contains("did you mean '--format'?"))
   }
 
-  @Test("one scenario: a line per scenario and the summary")
-  func single() {
+  @Test("one scenario: its line, its description, the summary and where to look next")
+  func single() throws {
     let out = FlowRun.main([upgrade])
     #expect(out.code == 0)
-    #expect(out.stdout == "✔ anonymous-upgrade — 3 steps, 7 transitions\n1 passed, 0 failed\n")
+    let description = try Scenario.load(path: upgrade).description
+    #expect(
+      out.stdout == "✔ anonymous-upgrade — 3 steps, 7 transitions\n    \(description)\n"
+        + "1 passed, 0 failed\n"
+        + "(--trace prints every transition; flowrun report draws each run as a picture)\n")
   }
 
   @Test("--filter picks scenarios by name; --quiet prints only the summary")
@@ -73,7 +77,7 @@ struct FlowRunTests {
     #expect(out.stdout.contains("last transitions:"))
     #expect(!out.stdout.contains("id-a1"), "tokens must not be printed by default")
     #expect(FlowRun.main(["--show-secrets", path]).stdout.contains("id-a1"))
-    #expect(out.stdout.hasSuffix("0 passed, 1 failed\n"))
+    #expect(out.stdout.contains("0 passed, 1 failed\n(--trace prints every transition"))
   }
 
   @Test("JSON and JUnit reports carry the same verdicts")
