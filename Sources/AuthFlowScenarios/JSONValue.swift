@@ -387,3 +387,15 @@ extension JSONValue {
     try JSONDecoder().decode(T.self, from: Data(compactText.utf8))
   }
 }
+
+extension JSONValue {
+  /// Every string value in it, at any depth (keys excluded).
+  var strings: Set<String> {
+    switch self {
+    case .string(let s): return [s]
+    case .array(let items): return items.reduce(into: []) { $0.formUnion($1.strings) }
+    case .object(let members): return members.reduce(into: []) { $0.formUnion($1.value.strings) }
+    case .null, .bool, .number: return []
+    }
+  }
+}

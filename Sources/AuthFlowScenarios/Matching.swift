@@ -140,8 +140,19 @@ public struct Redactor: Sendable {
     "idToken", "refreshToken", "accessToken", "password", "linkTo",
   ]
 
+  /// Values shown as they are although under a secret key: those the scenario file itself
+  /// spells (its author wrote them; they are no secret to the reader of a failure).
+  public var revealed: Set<String> = []
+
   /// Creates a redactor.
   public init(showSecrets: Bool) { self.showSecrets = showSecrets }
+
+  /// The same redactor, showing `values` as they are.
+  public func revealing(_ values: Set<String>) -> Redactor {
+    var r = self
+    r.revealed.formUnion(values)
+    return r
+  }
 
   /// The value with every secret replaced by a short fingerprint (equal secrets look equal).
   public func apply(_ value: JSONValue) -> JSONValue {
@@ -150,7 +161,9 @@ public struct Redactor: Sendable {
     case .object(let members):
       return .object(
         members.map { m in
-          if Self.secretKeys.contains(m.key), case .string(let s) = m.value {
+          if Self.secretKeys.contains(m.key), case .string(let s) = m.value,
+            !revealed.contains(s)
+          {
             return (m.key, .string(Self.fingerprint(s)))
           }
           return (m.key, apply(m.value))

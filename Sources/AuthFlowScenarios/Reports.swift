@@ -77,24 +77,57 @@ public struct ReportWriter: Sendable {
         step = t.step
         out += "    step \(step + 1):\n"
       }
-      out += "      " + Render.transition(t, clock: r.clock, redactor) + "\n"
+      out +=
+        Self.wrap(
+          Render.transition(t, clock: r.clock, redactor.revealing(r.revealed)),
+          indent: "      ") + "\n"
     }
     return out
+  }
+
+  /// `line` at most `width` characters a line, broken after a comma or a space, the rest
+  /// indented further.
+  static func wrap(_ line: String, indent: String, width: Int = 110) -> String {
+    var out: [String] = []
+    var rest = Substring(line)
+    var room = width - indent.count
+    while rest.count > room {
+      let window = rest.prefix(room)
+      let cut =
+        window.lastIndex(of: ",").map { window.index(after: $0) }
+        ?? window.lastIndex(of: " ") ?? window.endIndex
+      out.append(String(rest[..<cut]))
+      rest = rest[cut...].drop { $0 == " " }
+      room = width - indent.count - 4
+      if out.count > 40 { break }
+    }
+    out.append(String(rest))
+    return indent + out.joined(separator: "\n" + indent + "    ")
   }
 
   func failureText(_ r: ScenarioReport) -> String {
     guard let f = r.failure else { return "" }
     var out = "    \(f.step.map { "step \($0 + 1)" } ?? "at the end"): \(f.action)\n"
     for p in f.problems {
-      out += "    " + p.replacingOccurrences(of: "\n", with: "\n    ") + "\n"
+      for line in p.split(separator: "\n", omittingEmptySubsequences: false) {
+        let text = "    " + line
+        let lead = String(text.prefix { $0 == " " })
+        out += Self.wrap(String(text.dropFirst(lead.count)), indent: lead) + "\n"
+      }
     }
     let last = r.transitions.suffix(contextTransitions)
     if !last.isEmpty && !trace {
       out += "    last transitions:\n"
-      for t in last { out += "      " + Render.transition(t, clock: r.clock, redactor) + "\n" }
+      for t in last {
+        out +=
+          Self.wrap(
+            Render.transition(t, clock: r.clock, redactor.revealing(r.revealed)), indent: "      ")
+          + "\n"
+      }
     }
     if !redactor.showSecrets {
-      out += "    (tokens are shown as fingerprints; --show-secrets prints them)\n"
+      out +=
+        "    (tokens the file does not spell are shown as fingerprints; --show-secrets prints them)\n"
     }
     return out
   }

@@ -26,6 +26,8 @@ public struct Scenario: Sendable {
   public var strict: Bool
   /// The file it came from (empty when built in code).
   public var file: String
+  /// Every string the file spells (its tokens included): failures show these as written.
+  public var spelled: Set<String> = []
 
   /// Creates a scenario.
   public init(

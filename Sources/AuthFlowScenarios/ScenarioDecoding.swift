@@ -31,7 +31,9 @@ extension Scenario {
         message: "invalid JSON: \(error.message)")
     }
     do {
-      return try JSONReader(file: file).scenario(json)
+      var scenario = try JSONReader(file: file).scenario(json)
+      scenario.spelled = json.strings
+      return scenario
     } catch let error as ScenarioError {
       throw error
     } catch {

@@ -49,6 +49,8 @@ public struct ScenarioReport: Sendable {
   public var warnings: [String] = []
   /// The scenario's description.
   public var description = ""
+  /// The values the file spells, shown as written in its failure (see `Redactor.revealed`).
+  public var revealed: Set<String> = []
 
   /// True when every expectation held.
   public var passed: Bool { failure == nil }
@@ -110,7 +112,7 @@ public struct ScenarioRunner {
   public static func run(
     _ scenario: Scenario, redactor: Redactor = Redactor(showSecrets: false), strict: Bool = false
   ) -> ScenarioReport {
-    var runner = ScenarioRunner(scenario: scenario, redactor: redactor)
+    var runner = ScenarioRunner(scenario: scenario, redactor: redactor.revealing(scenario.spelled))
     runner.strict = strict || scenario.strict
     runner.allowWrongKinds = scenario.allowWrongKinds
     var failure: StepFailure? = nil
@@ -146,7 +148,8 @@ public struct ScenarioRunner {
     return ScenarioReport(
       name: scenario.name, file: scenario.file, stepCount: scenario.steps.count,
       stepsRun: stepsRun, transitions: runner.transitions, failure: failure,
-      clock: scenario.clock, warnings: runner.warnings, description: scenario.description)
+      clock: scenario.clock, warnings: runner.warnings, description: scenario.description,
+      revealed: scenario.spelled)
   }
 
   /// Runs one step and checks its expectations; returns the failure, if any.
@@ -402,7 +405,8 @@ public struct ScenarioRunner {
           problems.append(
             "session (- expected, + actual):\n    - " + redactor.apply(fields).compactText
               + "\n    + "
-              + redactor.apply(Render.only(keysOf: fields, in: actualJSON)).compactText)
+              + redactor.apply(Render.only(keysOf: fields, in: actualJSON)).compactText
+              + Self.differing(fields, actualJSON, captures))
         }
       }
     }
@@ -429,6 +433,33 @@ public struct ScenarioRunner {
     let lines = Matching.diff(expected: expectedLines, actual: actualLines) { i, j in
       Matching.matches(patterns[i], name: actual[j].0, payload: actual[j].1, given: captures)
     }
+    // Where an expected entry and an actual one of the same name differ, name the fields.
+    var marks = ""
+    for p in patterns {
+      guard let fields = p.fields,
+        !actual.contains(where: {
+          Matching.matches(p, name: $0.0, payload: $0.1, given: captures)
+        }),
+        let same = actual.first(where: { $0.0 == p.name })
+      else { continue }
+      marks += Self.differing(fields, same.1, captures, name: p.name)
+    }
     return "\(title) (- expected, + actual):\n" + lines.map { "    " + $0 }.joined(separator: "\n")
+      + marks
+  }
+
+  /// `\n    ^ differs: linkTo, credential`: the top-level fields of `pattern` that `actual`
+  /// does not match (empty when it is the whole value that differs).
+  static func differing(
+    _ pattern: JSONValue, _ actual: JSONValue, _ captures: [String: String], name: String? = nil
+  ) -> String {
+    guard case .object(let members) = pattern else { return "" }
+    var names: [String] = []
+    for m in members {
+      var trial = captures
+      if !Matching.subset(.object([m]), of: actual, captures: &trial) { names.append(m.key) }
+    }
+    if names.isEmpty { return "" }
+    return "\n    ^ \(name.map { "\($0): " } ?? "")differs in " + names.joined(separator: ", ")
   }
 }

@@ -39,6 +39,40 @@ public enum StateGraph {
     }
   }
 
+  /// A scenario's own sub-graph: only the states it entered and the arrows it took, each arrow
+  /// labelled with the numbers of the times it was taken and the event that took it (a loop
+  /// such as refresh, fail, back off, retry shows as an arrow back to the same state).
+  public static func path(_ report: ScenarioReport, format: String) -> String {
+    var order: [String] = []
+    var labels: [String: [String]] = [:]
+    var k = 0
+    for t in report.transitions where t.changed {
+      k += 1
+      let key = t.from + ">" + t.to
+      if labels[key] == nil { order.append(key) }
+      labels[key, default: []].append("\(k) \(ModelChecker.kind(t.event))")
+    }
+    let first = report.transitions.first?.from ?? "starting"
+    if format == "dot" {
+      var out = "digraph scenario {\n  rankdir=TB;\n  node [shape=box, style=rounded];\n"
+      out += "  \"\(first)\" [style=\"rounded,bold\"];\n"
+      for key in order {
+        let parts = key.split(separator: ">").map(String.init)
+        let label = (labels[key] ?? []).joined(separator: "\\n")
+        out +=
+          "  \"\(parts[0])\" -> \"\(parts.count > 1 ? parts[1] : parts[0])\" [label=\"\(label)\"];\n"
+      }
+      return out + "}\n"
+    }
+    var out = "stateDiagram-v2\n  [*] --> \(first)\n"
+    for key in order {
+      let parts = key.split(separator: ">").map(String.init)
+      let to = parts.count > 1 ? parts[1] : parts[0]
+      out += "  \(parts[0]) --> \(to): \((labels[key] ?? []).joined(separator: "; "))\n"
+    }
+    return out
+  }
+
   /// A Mermaid `stateDiagram-v2`; with a highlight, its states are filled and its arrows drawn
   /// thick and coloured.
   public static func mermaid(_ edges: Set<ModelChecker.Edge>, highlight: Highlight? = nil) -> String

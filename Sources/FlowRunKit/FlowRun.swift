@@ -60,7 +60,7 @@ public enum FlowRun {
         takesPaths: false, run: explore),
       Subcommand(
         name: "graph", summary: "Print the state diagram derived from the exploration.",
-        helpText: { graphHelp }, flags: common,
+        helpText: { graphHelp }, flags: common.union(["--path"]),
         options: ["--format", "--scenario", "--max-states"],
         takesPaths: false, run: graph),
       Subcommand(
@@ -94,7 +94,7 @@ public enum FlowRun {
            flowrun schema
            flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
            flowrun explore [--sequences <n>] [--seed <n>] [--replay <seed>]
-           flowrun graph [--format mermaid|dot] [--scenario <file>]
+           flowrun graph [--format mermaid|dot] [--scenario <file> [--path]]
            flowrun coverage <path> ...
            flowrun generate [--out <dir>] [--dry-run] <path> ...
            flowrun report [--out <file>] [--live --config <file>] <path> ...

@@ -13,13 +13,15 @@ extension FlowRun {
   static let graphHelp = """
     OVERVIEW: Print the state diagram, derived from exploring the machine (not drawn by hand).
 
-    USAGE: flowrun graph [--format <format>] [--scenario <file>] [--max-states <n>]
+    USAGE: flowrun graph [--format <format>] [--scenario <file> [--path]] [--max-states <n>]
 
     OPTIONS:
       --format <format>       mermaid or dot (default: mermaid).
       --max-states <n>        Explore only the first n states (a quick, partial look).
       --scenario <file>       Highlight the states and arrows this scenario takes (filled
                               states, thick coloured arrows), to review a story on the machine.
+      --path                  With --scenario: draw only the scenario's own states and arrows,
+                              each arrow numbered in the order taken (no exploration needed).
       -h, --help              Show help information.
 
     Each arrow joins two top-level states and is labelled with the event kinds that take it;
@@ -89,9 +91,16 @@ extension FlowRun {
       throw UsageError(message: "--format must be mermaid or dot, not '\(format)'")
     }
     var highlight: StateGraph.Highlight? = nil
+    if a.has("--path"), a.options["--scenario"] == nil {
+      throw UsageError(message: "--path draws a scenario's path: give --scenario <file>")
+    }
     if let file = a.options["--scenario"] {
       do {
-        highlight = StateGraph.Highlight(ScenarioRunner.run(try Scenario.load(path: file)))
+        let report = ScenarioRunner.run(try Scenario.load(path: file))
+        if a.has("--path") {
+          return CommandOutput(code: 0, stdout: StateGraph.path(report, format: format))
+        }
+        highlight = StateGraph.Highlight(report)
       } catch {
         return CommandOutput(
           code: exitCode([.invalid(error)]), stderr: fileErrors([.invalid(error)]))

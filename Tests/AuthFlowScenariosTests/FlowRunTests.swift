@@ -75,8 +75,11 @@ struct FlowRunTests {
     #expect(out.stdout.contains("- signInWithIdp"))
     #expect(out.stdout.contains("+ signInWithIdp"))
     #expect(out.stdout.contains("last transitions:"))
-    #expect(!out.stdout.contains("id-a1"), "tokens must not be printed by default")
-    #expect(FlowRun.main(["--show-secrets", path]).stdout.contains("id-a1"))
+    // The tokens the file spells are its author's: shown as written, the field that differs
+    // named, no line longer than 110 characters.
+    #expect(out.stdout.contains(#""linkTo":"id-a1""#))
+    #expect(out.stdout.contains("^ signInWithIdp: differs in linkTo"))
+    #expect(out.stdout.split(separator: "\n").allSatisfy { $0.count <= 110 })
     #expect(out.stdout.contains("0 passed, 1 failed\n(--trace prints every transition"))
   }
 
@@ -192,5 +195,18 @@ struct ISOTimeTests {
     ] {
       #expect(ISOTime.parse(bad) == nil, "\(bad)")
     }
+  }
+
+  @Test("graph --scenario --path draws only the story's states and arrows, numbered in order")
+  func scenarioPath() {
+    let upgrade = Paths.scenarios + "/anonymous-upgrade.json"
+    let out = FlowRun.main(["graph", "--scenario", upgrade, "--path"])
+    #expect(out.code == 0)
+    #expect(out.stdout.hasPrefix("stateDiagram-v2\n  [*] --> starting\n"))
+    #expect(out.stdout.contains("  starting --> restoring: 1 appLaunched\n"))
+    #expect(!out.stdout.contains("deletingAccount"), "a state the story never entered")
+    let dot = FlowRun.main(["graph", "--format", "dot", "--scenario", upgrade, "--path"])
+    #expect(dot.stdout.contains("\"starting\" -> \"restoring\" [label=\"1 appLaunched\"];"))
+    #expect(FlowRun.main(["graph", "--path"]).code == 64)
   }
 }
