@@ -490,3 +490,209 @@ public struct RunHistory: Sendable {
     if session.pendingDeletion == nil { deleted.remove(session.uid) }
   }
 }
+
+/// What providers and other processes are promised, stated with traits and events rather than
+/// provider ids, so a provider declared by its traits alone is checked too.
+enum Promises {
+  static func check(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ now: Instant, _ awaitedBefore: Awaited, _ out: inout [Violation]
+  ) {
+    earlyTimer(before, event, after, effects, now, &out)
+    olderWrite(before, event, after, &out)
+    migrationFailure(before, event, after, effects, awaitedBefore, &out)
+    conflictRetry(before, event, after, effects, &out)
+    names(before, event, after, effects, &out)
+  }
+
+  static func schedules(_ effects: [Effect], _ timer: TimerID) -> Bool {
+    effects.contains {
+      if case .scheduleTimer(timer, _) = $0 { return true }
+      return false
+    }
+  }
+
+  /// An early timer is armed again or its work starts; never dropped.
+  static func earlyTimer(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ now: Instant, _ out: inout [Violation]
+  ) {
+    guard case .timerFired(let timer) = event else { return }
+    switch timer {
+    case .tokenRefresh:
+      // A signed-in user whose token is not being refreshed must have the timer again.
+      guard before.user != nil, let user = after.user, user.refreshRequest == nil else { return }
+      if !schedules(effects, .tokenRefresh) {
+        out.append(
+          Violation(
+            .earlyTimerRearmed,
+            "tokenRefresh fired in \(before.stateName) and neither a refresh nor the timer followed"
+          ))
+      }
+    case .restoreRetry:
+      guard case .restoring(let r) = before.phase, r.retryAt != nil else { return }
+      let reads = effects.contains {
+        if case .loadSession = $0 { return true }
+        return false
+      }
+      if !reads, !schedules(effects, .restoreRetry) {
+        out.append(
+          Violation(
+            .earlyTimerRearmed,
+            "restoreRetry fired before the retry was due and neither a read nor the timer followed"
+          ))
+      }
+    }
+  }
+
+  /// An older write of the same user's never replaces the newer tokens.
+  static func olderWrite(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ out: inout [Violation]
+  ) {
+    guard case .storeChanged(let stored?) = event, let current = before.user?.session,
+      stored.uid == current.uid, stored.expiresAt < current.expiresAt,
+      let now = after.user?.session
+    else { return }
+    if now.idToken != current.idToken || now.refreshToken != current.refreshToken {
+      out.append(
+        Violation(
+          .olderWriteIgnored,
+          "another process's older write of \(stored.uid) replaced newer tokens"))
+    }
+  }
+
+  /// A failure answering a migration's sign-in keeps the anonymous user and their session.
+  static func migrationFailure(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ awaitedBefore: Awaited, _ out: inout [Violation]
+  ) {
+    guard case .migrating = before.phase, let a = event.answer, a.id == awaitedBefore.flow,
+      let error = a.error, let anonymous = before.user?.session
+    else { return }
+    let kept = after.user?.session
+    if kept?.uid != anonymous.uid || kept?.anonymous != true {
+      out.append(
+        Violation(
+          .migrationFailureKeepsAnonymous,
+          "\(error.code) answering the migration's sign-in left \(kept?.uid ?? "nobody") "
+            + "instead of the anonymous \(anonymous.uid)"))
+    }
+    for effect in effects {
+      switch effect {
+      case .clearSession, .request(_, .deleteAccount), .notify(.signedOutAfterError),
+        .notify(.sessionExpired):
+        out.append(
+          Violation(
+            .migrationFailureKeepsAnonymous,
+            "\(error.code) answering the migration's sign-in led to \(effect.name)"))
+      default: break
+      }
+    }
+  }
+
+  /// The conflict is retried with its own credential; reauthorized at most once.
+  static func conflictRetry(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    // Where a migration starts: the app's decision on an offer, or a policy that decides.
+    var conflict: IdPCredential?
+    if case .migrationRequired(let offer) = before.phase,
+      case .intent(.migrationDecided(let choice)) = event, choice != .stayAnonymous
+    {
+      conflict = offer.credential
+    }
+    if case .answer(.signInWithIdp(_, .credentialAlreadyInUse(let c, _))) = event,
+      case .migrating = after.phase, !isMigrating(before)
+    {
+      conflict = c
+    }
+    let sent = effects.compactMap { e -> IdPCredential? in
+      if case .request(_, .signInWithIdp(let c, _)) = e { return c }
+      return nil
+    }
+    let asked = effects.contains {
+      if case .request(_, .authorize) = $0 { return true }
+      return false
+    }
+    if let conflict {
+      let traits = after.policy.providers[conflict.provider]
+      let retryable =
+        conflict.idToken != nil || conflict.accessToken != nil || conflict.pendingToken != nil
+        || conflict.requestUri != nil
+      if retryable || traits.afterLinkConflict == .signInWithUpdatedCredential {
+        if sent != [conflict] {
+          out.append(
+            Violation(
+              .conflictRetry,
+              "the migration did not sign in with the conflict answer's own credential"))
+        }
+      } else if !asked {
+        out.append(
+          Violation(
+            .conflictRetry,
+            "the conflict answer has nothing to retry with and \(conflict.provider) was not asked again"
+          ))
+      }
+      for c in sent where c.rawNonce != nil {
+        out.append(Violation(.conflictRetry, "the conflict's retry carries a nonce"))
+      }
+    }
+    // Asked again within a migration: at most once, and remembered.
+    if case .migrating(let m) = before.phase, asked {
+      if m.reauthorized {
+        out.append(
+          Violation(.conflictRetry, "\(m.provider) asked again a second time in one migration"))
+      }
+      if after.policy.providers[m.provider].afterLinkConflict != .retryThenReauthorize {
+        out.append(
+          Violation(
+            .conflictRetry,
+            "\(m.provider) asked again although its traits sign in with the updated credential"))
+      }
+    }
+    // A credential the consent step delivered within a migration is the fresh one: remembered.
+    if case .migrating(let m) = before.phase, m.credential == nil,
+      case .migrating(let n) = after.phase, n.credential != nil, !n.reauthorized
+    {
+      out.append(
+        Violation(
+          .conflictRetry, "a migration signed in with a fresh authorization and did not remember it"))
+    }
+    if asked, case .migrating(let m) = after.phase, !m.reauthorized {
+      out.append(
+        Violation(.conflictRetry, "a migration asked the provider again and did not remember it"))
+    }
+  }
+
+  static func isMigrating(_ machine: AuthMachine) -> Bool {
+    if case .migrating = machine.phase { return true }
+    return false
+  }
+
+  /// A delivered credential is sent as delivered; a name in the session is kept.
+  static func names(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    if let delivered = event.answer?.authorizedCredential {
+      for case .request(_, .signInWithIdp(let c, _)) in effects where c != delivered {
+        let lostName =
+          (delivered.givenName != nil && c.givenName == nil)
+          || (delivered.familyName != nil && c.familyName == nil)
+        out.append(
+          Violation(
+            .nameKept,
+            lostName
+              ? "the name \(delivered.provider) gave was not sent with its sign-in"
+              : "the credential \(delivered.provider) delivered was altered before it was sent"))
+      }
+    }
+    if let name = before.user?.session.displayName, let s = after.user?.session,
+      s.uid == before.user?.session.uid, s.displayName == nil
+    {
+      out.append(
+        Violation(.nameKept, "\(s.uid)'s name (\(name.count) characters) was dropped"))
+    }
+  }
+}

@@ -73,6 +73,22 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// Another process's write to the shared store is followed: a cleared store signs out,
   /// another user's session replaces ours.
   case followsSharedStore
+  /// A timer that fires early (a clock change) is armed again, or the work it stands for starts:
+  /// it is never dropped.
+  case earlyTimerRearmed
+  /// An older write of the same user's (a peer that had not seen newer tokens) never replaces
+  /// the newer tokens the machine holds.
+  case olderWriteIgnored
+  /// A failure answering a migration's sign-in is about the other account: the anonymous user
+  /// stays signed in with their session, and nothing of theirs is deleted or cleared.
+  case migrationFailureKeepsAnonymous
+  /// After a link conflict the migration signs in with the conflict answer's own credential
+  /// (its retry token, no nonce); a provider whose traits say "retry, then reauthorize" is asked
+  /// again only when that is refused or absent, and at most once per migration.
+  case conflictRetry
+  /// The credential a consent step delivers is sent as delivered (its name included); a name,
+  /// once in the session, is kept while the same user stays signed in.
+  case nameKept
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -109,6 +125,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .clearedTokensUnused: "no token of a cleared session is used"
     case .unlinkKeepsASignIn: "an unlink never removes the last way to sign in"
     case .followsSharedStore: "another process's sign-out or sign-in is followed"
+    case .earlyTimerRearmed: "an early timer is armed again, never dropped"
+    case .olderWriteIgnored: "an older write never replaces newer tokens"
+    case .migrationFailureKeepsAnonymous: "a failed migration sign-in keeps the anonymous user"
+    case .conflictRetry: "a conflict is retried with its own credential, reauthorized at most once"
+    case .nameKept: "a provider's name is sent as given and kept"
     }
   }
 
@@ -411,6 +432,7 @@ public enum Invariants {
     }
     Timing.check(before, event, after, effects, now, awaitedBefore, &out)
     Behaviour.check(before, event, after, effects, now, awaitedBefore, &out)
+    Promises.check(before, event, after, effects, now, awaitedBefore, &out)
     return out
   }
 
@@ -431,6 +453,9 @@ public enum Invariants {
     case (_, .intent(.signOutTapped(discardAnonymousData: true))): return true
     case (.deletingAccount, .answer(let a)) where a.isAccountDeleted: return true
     case (.migrating, .answer(let a)) where a.signedInSession != nil: return true
+    // A dead session ends; but a failure answering a migration's sign-in is about the other
+    // account, never the anonymous user's.
+    case (.migrating(let m), .answer(let a)) where a.id == m.request: return false
     case (_, .answer(let a)) where a.error?.kind == .sessionDead: return true
     default: return false
     }

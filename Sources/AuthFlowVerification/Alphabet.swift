@@ -37,6 +37,9 @@ public enum StoreChange: Hashable, Sendable, CaseIterable {
   case refreshed
   /// It signed in another user.
   case otherUser
+  /// It wrote the same user's older tokens (it had not seen ours yet): a write that arrives
+  /// after a newer one.
+  case olderTokens
 }
 
 /// The finite alphabet of events: intents with a few fixed values, every result kind including
@@ -211,6 +214,12 @@ public enum Alphabet {
       s.refreshToken = world.fresh("rt-")
       s.expiresAt = world.now + 3600
       return .some(s)
+    case .olderTokens:
+      guard var s = world.machine.user?.session else { return nil }
+      s.idToken = world.fresh("id-")
+      s.refreshToken = world.fresh("rt-")
+      s.expiresAt = s.expiresAt - 600
+      return .some(s)
     case .otherUser:
       // Another process cannot sign in to an account the server deleted.
       let uid = ["user-5", "user-6", "user-7"].first { !world.history.deleted.contains($0) }
@@ -312,7 +321,8 @@ public enum Alphabet {
       if case .reauthenticating(let c) = d.step { provider = c.provider }
     default: break
     }
-    let singleUse = world.machine.policy.providers[provider].nonce == .hashed
+    let traits = world.machine.policy.providers[provider]
+    let singleUse = traits.nonce == .hashed
     func session(
       _ uid: String, anonymous: Bool = false, providers: [ProviderID] = ["google.com"],
       expiresIn: Double = 3600, cleanup: AnonymousCleanup? = nil
@@ -346,7 +356,12 @@ public enum Alphabet {
         session(
           "user-1",
           cleanup: AnonymousCleanup(uid: "anon-1", idToken: world.fresh("id-"), dataMoved: true)),
-        session("user-4", providers: ["apple.com", "google.com"]),
+        {
+          // A name given once by a provider that gives it once, kept in the stored session.
+          var s = session("user-4", providers: ["apple.com", "google.com"])
+          s.displayName = "Mike Example"
+          return s
+        }(),
         {
           var s = session("user-4", providers: ["apple.com"])
           s.pendingDeletion = DeletionRecord(revoked: [.apple], deleting: true)
@@ -368,7 +383,10 @@ public enum Alphabet {
             credential: IdPCredential(
               provider: provider, idToken: world.fresh("g-"),
               rawNonce: singleUse ? world.fresh("n-") : nil,
-              authorizationCode: singleUse ? world.fresh("c-") : nil, email: "mike@example.com"))),
+              authorizationCode: singleUse ? world.fresh("c-") : nil, email: "mike@example.com",
+              // A provider that gives the name only once gives it here (as at a first consent).
+              givenName: traits.givesNameOnce ? "Mike" : nil,
+              familyName: traits.givesNameOnce ? "Example" : nil))),
         .authorize(id, .providerCancelled),
         .authorize(id, .providerFailed(error: AuthError(code: "access_denied"))),
       ]
