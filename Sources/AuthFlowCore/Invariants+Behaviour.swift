@@ -657,7 +657,8 @@ enum Promises {
     {
       out.append(
         Violation(
-          .conflictRetry, "a migration signed in with a fresh authorization and did not remember it"))
+          .conflictRetry, "a migration signed in with a fresh authorization and did not remember it"
+        ))
     }
     if asked, case .migrating(let m) = after.phase, !m.reauthorized {
       out.append(

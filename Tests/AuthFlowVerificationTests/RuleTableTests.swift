@@ -33,7 +33,9 @@ struct RuleTableTests {
 
   /// The backticked names of a cell.
   static func names(_ cell: String) -> [String] {
-    cell.components(separatedBy: "`").enumerated().compactMap { $0.offset % 2 == 1 ? $0.element : nil }
+    cell.components(separatedBy: "`").enumerated().compactMap {
+      $0.offset % 2 == 1 ? $0.element : nil
+    }
   }
 
   @Test("every rule marked in the three docs has one row, and every row a marker")
