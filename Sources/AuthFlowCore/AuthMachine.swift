@@ -50,6 +50,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .createAccount: .creatingAccount
       case .passwordReset: .sendingPasswordReset
       }
+    case .reloadingAccount: .reloadingAccount
     }
   }
 

@@ -39,6 +39,8 @@ public enum AuthState: Hashable, Codable, Sendable {
   case creatingAccount(request: RequestID, email: String, user: SignedInUser?)
   /// `sendPasswordReset` in flight.
   case sendingPasswordReset(request: RequestID, email: String)
+  /// `lookupAccount` in flight (a reload).
+  case reloadingAccount(request: RequestID, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -47,7 +49,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case starting, restoring, signedOut, signingInAnonymously, anonymous, awaitingProvider
   case googleAuthenticated, providerAuthenticated, migrationRequired, migrating
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
-  case signingInWithEmail, creatingAccount, sendingPasswordReset
+  case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
 }
 
 extension AuthState {
@@ -89,6 +91,7 @@ extension AuthState {
       case .createAccount: self = .creatingAccount(request: e.request, email: e.email, user: user)
       case .passwordReset: self = .sendingPasswordReset(request: e.request, email: e.email)
       }
+    case .reloadingAccount(let r): self = .reloadingAccount(request: r, user: user ?? .missing)
     }
   }
 
@@ -121,6 +124,7 @@ extension AuthState {
       (.emailFlow(EmailFlow(kind: .createAccount, request: r, email: e)), u)
     case .sendingPasswordReset(let r, let e):
       (.emailFlow(EmailFlow(kind: .passwordReset, request: r, email: e)), nil)
+    case .reloadingAccount(let r, let u): (.reloadingAccount(request: r), u)
     }
   }
 
@@ -144,6 +148,7 @@ extension AuthState {
     case .signingInWithEmail: .signingInWithEmail
     case .creatingAccount: .creatingAccount
     case .sendingPasswordReset: .sendingPasswordReset
+    case .reloadingAccount: .reloadingAccount
     }
   }
 

@@ -59,7 +59,7 @@ extension Effect {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
-    case refreshToken, deleteAccount, revokeToken, unlinkProvider, signOutProvider
+    case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -70,7 +70,7 @@ extension Effect {
       switch self {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount, .revokeToken, .unlinkProvider:
+        .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -139,6 +139,7 @@ extension Request {
     case .deleteAccount: .deleteAccount
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
+    case .lookupAccount: .lookupAccount
     }
   }
 
@@ -189,6 +190,7 @@ extension Effect: Codable {
     case revokeToken(
       requestId: RequestID, provider: ProviderID, authorizationCode: String, idToken: String)
     case unlinkProvider(requestId: RequestID, provider: ProviderID, idToken: String)
+    case lookupAccount(requestId: RequestID, idToken: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -219,6 +221,7 @@ extension Effect: Codable {
       self = .request(id, .revokeToken(provider: p, authorizationCode: c, idToken: t))
     case .unlinkProvider(let id, let p, let t):
       self = .request(id, .unlinkProvider(provider: p, idToken: t))
+    case .lookupAccount(let id, let t): self = .request(id, .lookupAccount(idToken: t))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -252,6 +255,7 @@ extension Effect: Codable {
         wire = .revokeToken(requestId: id, provider: p, authorizationCode: c, idToken: t)
       case .unlinkProvider(let p, let t):
         wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
+      case .lookupAccount(let t): wire = .lookupAccount(requestId: id, idToken: t)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

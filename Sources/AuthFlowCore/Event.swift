@@ -45,6 +45,10 @@ public enum Intent: Hashable, Sendable {
   case signOutTapped(discardAnonymousData: Bool)
   /// Delete the signed-in account.
   case deleteAccountTapped
+  /// Ask the server what it says about the account now (`accounts:lookup`): the session's
+  /// email, its verification, the providers and the name follow; a disabled or deleted
+  /// account, or revoked tokens, sign out.
+  case reloadRequested
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -79,7 +83,7 @@ extension Intent {
     case signInWithProviderTapped, linkProviderTapped, unlinkProviderTapped, signInWithEmail
     case createAccount
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
-    case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested
+    case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
   }
 
   /// The intent's name, as scenario files spell it.
@@ -101,6 +105,7 @@ extension Intent {
     case .deleteAccountTapped: .deleteAccountTapped
     case .cancelTapped: .cancelTapped
     case .idTokenRequested: .idTokenRequested
+    case .reloadRequested: .reloadRequested
     }
   }
 
@@ -126,7 +131,7 @@ extension Intent: Codable {
     case migrationFinished
     case reauthenticateTapped(provider: ProviderID?)
     case signOutTapped(discardAnonymousData: Bool)
-    case deleteAccountTapped, cancelTapped
+    case deleteAccountTapped, cancelTapped, reloadRequested
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -148,6 +153,7 @@ extension Intent: Codable {
     case .signOutTapped(let d): self = .signOutTapped(discardAnonymousData: d)
     case .deleteAccountTapped: self = .deleteAccountTapped
     case .cancelTapped: self = .cancelTapped
+    case .reloadRequested: self = .reloadRequested
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -171,6 +177,7 @@ extension Intent: Codable {
     case .signOutTapped(let d): wire = .signOutTapped(discardAnonymousData: d)
     case .deleteAccountTapped: wire = .deleteAccountTapped
     case .cancelTapped: wire = .cancelTapped
+    case .reloadRequested: wire = .reloadRequested
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)
@@ -196,6 +203,7 @@ extension Answer: Codable {
     case .deleteAccount: self = .deleteAccount(id, try a(DeleteAnswer.self))
     case .revokeToken: self = .revokeToken(id, try a(RevokeAnswer.self))
     case .unlinkProvider: self = .unlinkProvider(id, try a(UnlinkAnswer.self))
+    case .lookupAccount: self = .lookupAccount(id, try a(LookupAnswer.self))
     }
   }
 

@@ -29,6 +29,8 @@ public protocol AuthInterpreter: Sendable {
     -> RevokeAnswer
   /// `accounts:update` with `deleteProvider`.
   func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer
+  /// `accounts:lookup`: the account as the server sees it now.
+  func lookupAccount(idToken: String) async -> LookupAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -64,6 +66,8 @@ extension AuthInterpreter {
       .revokeToken(id, await revokeToken(provider: p, authorizationCode: code, idToken: t))
     case .unlinkProvider(let p, let t):
       .unlinkProvider(id, await unlinkProvider(provider: p, idToken: t))
+    case .lookupAccount(let t):
+      .lookupAccount(id, await lookupAccount(idToken: t))
     }
   }
 }

@@ -503,6 +503,46 @@ enum Promises {
     migrationFailure(before, event, after, effects, awaitedBefore, &out)
     conflictRetry(before, event, after, effects, &out)
     names(before, event, after, effects, &out)
+    reload(before, event, after, effects, &out)
+  }
+
+  /// A reload's answer takes the server's profile and nothing else, written only when it
+  /// changed something.
+  static func reload(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.lookupAccount(let id, .accountReloaded(let profile))) = event,
+      case .reloadingAccount(let r) = before.phase, r == id, let b = before.user?.session
+    else { return }
+    var expected = b
+    expected.email = profile.email
+    expected.emailVerified = profile.emailVerified
+    expected.providers = profile.providers
+    expected.displayName = profile.displayName ?? b.displayName
+    let writes = effects.compactMap { e -> Session? in
+      if case .persistSession(let s) = e { return s }
+      return nil
+    }
+    if after.user?.session != expected {
+      out.append(
+        Violation(
+          .reloadTakesTheProfile,
+          "after the reload \(b.uid)'s session is not the stored one with the server's profile"))
+    }
+    if expected == b, !writes.isEmpty {
+      out.append(Violation(.reloadTakesTheProfile, "a reload that changed nothing wrote"))
+    }
+    if expected != b, writes != [expected] {
+      out.append(
+        Violation(
+          .reloadTakesTheProfile,
+          "a reload that changed the profile wrote \(writes.count) sessions, not the new one once"))
+    }
+    if case .resting = after.phase {
+    } else {
+      out.append(Violation(.reloadTakesTheProfile, "an answered reload left \(after.stateName)"))
+    }
   }
 
   static func schedules(_ effects: [Effect], _ timer: TimerID) -> Bool {

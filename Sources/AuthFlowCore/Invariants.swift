@@ -89,6 +89,10 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// The credential a consent step delivers is sent as delivered (its name included); a name,
   /// once in the session, is kept while the same user stays signed in.
   case nameKept
+  /// A reload's answer replaces only what the server owns (email, its verification, the
+  /// providers, a name the server has), keeps the tokens, the records and a name only the device
+  /// has, and writes the session once when that changed, never when it did not.
+  case reloadTakesTheProfile
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -130,6 +134,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .migrationFailureKeepsAnonymous: "a failed migration sign-in keeps the anonymous user"
     case .conflictRetry: "a conflict is retried with its own credential, reauthorized at most once"
     case .nameKept: "a provider's name is sent as given and kept"
+    case .reloadTakesTheProfile: "a reload takes only the server's profile, written once"
     }
   }
 
@@ -166,6 +171,7 @@ extension Phase {
     case .providerFlow(let f): f.request
     case .migrating(let m): m.request
     case .emailFlow(let e): e.request
+    case .reloadingAccount(let r): r
     }
   }
 
@@ -190,6 +196,7 @@ extension Phase {
       case .signIn, .passwordReset: return user == nil
       case .createAccount: return user?.session.anonymous ?? true
       }
+    case .reloadingAccount: return user != nil
     }
   }
 }
@@ -513,7 +520,7 @@ public enum Invariants {
     guard case .request(_, let request) = effect else { return nil }
     switch request {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
-      .unlinkProvider(_, let t):
+      .unlinkProvider(_, let t), .lookupAccount(let t):
       return t
     case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return t
     case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,

@@ -24,6 +24,8 @@ public enum Phase: Hashable, Sendable {
   case unlinkingProvider(Unlink)
   /// An email/password request in flight.
   case emailFlow(EmailFlow)
+  /// `lookupAccount` in flight: the server's view of the account is on its way.
+  case reloadingAccount(request: RequestID)
 }
 
 /// `restoring`: the read in flight (or, with `retryAt`, the next one), and who waits for it.
@@ -259,7 +261,8 @@ extension Phase {
     switch self {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
+      .reloadingAccount:
       false
     }
   }

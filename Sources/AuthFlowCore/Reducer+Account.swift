@@ -180,6 +180,28 @@ extension AuthMachine {
       Deletion(request: send(.deleteAccount(idToken: token), &fx), step: .deleting))
   }
 
+  /// `lookupAccount` answered: the server's view of the account replaces the parts of the
+  /// session it owns, written once, and only when something changed. A name the server does
+  /// not have (Apple's, given once) is kept; a dead session signs out.
+  mutating func reloaded(_ answer: LookupAnswer, fx: inout [Effect]) {
+    let profile: Profile
+    switch answer {
+    case .accountReloaded(let p): profile = p
+    case .requestFailed(let error):
+      return fail(error, origin: .resting, sensitive: nil, fx: &fx)
+    }
+    phase = .resting
+    guard var session = user?.session else { return }
+    let before = session
+    session.email = profile.email
+    session.emailVerified = profile.emailVerified
+    session.providers = profile.providers
+    session.displayName = profile.displayName ?? session.displayName
+    guard session != before else { return }
+    user?.session = session
+    persist(&fx)
+  }
+
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
     let providers: [ProviderID]

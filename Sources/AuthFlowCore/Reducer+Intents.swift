@@ -57,6 +57,10 @@ extension AuthMachine {
       cancelTapped(fx: &fx)
     case .idTokenRequested(let requestId, let force):
       requestToken(requestId, force: force, now: now, fx: &fx)
+    case .reloadRequested:
+      // A reload reads; it waits for no flow and interrupts none (a tap while busy is stale).
+      guard case .resting = phase, let token = user?.session.idToken else { return }
+      phase = .reloadingAccount(request: send(.lookupAccount(idToken: token), &fx))
     }
   }
 
@@ -86,7 +90,7 @@ extension AuthMachine {
       resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .reloadingAccount:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -129,7 +133,8 @@ extension AuthMachine {
     case .starting, .restoring:
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
+      .reloadingAccount:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -154,7 +159,7 @@ extension AuthMachine {
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }
-    case .starting, .restoring, .resting, .unlinkingProvider:
+    case .starting, .restoring, .resting, .unlinkingProvider, .reloadingAccount:
       return  // Nothing to cancel (a request already sent cannot be taken back).
     }
   }

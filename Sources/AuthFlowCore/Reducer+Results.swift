@@ -45,7 +45,7 @@ extension AuthMachine {
         deletionAuthorized(a, provider: provider, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow:
+        .unlinkingProvider, .emailFlow, .reloadingAccount:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -60,7 +60,7 @@ extension AuthMachine {
         deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow:
+        .unlinkingProvider, .emailFlow, .reloadingAccount:
         return
       }
     case .refreshToken(let id, let a):
@@ -83,6 +83,9 @@ extension AuthMachine {
     case .unlinkProvider(let id, let a):
       guard case .unlinkingProvider(let unlink) = phase, unlink.request == id else { return }
       unlinkAnswered(a, unlink: unlink, fx: &fx)
+    case .lookupAccount(let id, let a):
+      guard case .reloadingAccount(let r) = phase, r == id else { return }
+      reloaded(a, fx: &fx)
     }
   }
 

@@ -18,7 +18,8 @@ extension AuthMachine {
       restore.waiters.append(id)
       phase = .restoring(restore)
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
-      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow:
+      .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
+      .reloadingAccount:
       guard let token = user?.token else {
         return fx.append(
           .deliverIDToken(

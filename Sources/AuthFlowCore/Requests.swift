@@ -31,6 +31,8 @@ public enum Request: Hashable, Sendable {
   case revokeToken(provider: ProviderID, authorizationCode: String, idToken: String)
   /// Firebase `accounts:update` with `deleteProvider`: remove a provider from the account.
   case unlinkProvider(provider: ProviderID, idToken: String)
+  /// Firebase `accounts:lookup`: what the server says about the account now (a reload).
+  case lookupAccount(idToken: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -45,6 +47,7 @@ public enum Request: Hashable, Sendable {
     case .deleteAccount: .deleteAccount
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
+    case .lookupAccount: .lookupAccount
     }
   }
 }
@@ -55,7 +58,7 @@ public enum Request: Hashable, Sendable {
 public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
-  case unlinkProvider
+  case unlinkProvider, lookupAccount
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -162,6 +165,38 @@ public enum UnlinkAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// What `accounts:lookup` says about an account: the parts of the session the server owns.
+public struct Profile: Hashable, Codable, Sendable {
+  /// The account's email, when it has one.
+  public var email: String?
+  /// Whether that email is verified.
+  public var emailVerified: Bool
+  /// The linked provider ids (`password` for an email and password).
+  public var providers: [ProviderID]
+  /// The account's display name, when it has one.
+  public var displayName: String?
+
+  /// A profile.
+  public init(
+    email: String? = nil, emailVerified: Bool = false, providers: [ProviderID] = [],
+    displayName: String? = nil
+  ) {
+    self.email = email
+    self.emailVerified = emailVerified
+    self.providers = providers
+    self.displayName = displayName
+  }
+}
+
+/// The answer to `lookupAccount`.
+public enum LookupAnswer: Hashable, Sendable {
+  /// The server's view of the account.
+  case accountReloaded(profile: Profile)
+  /// The request failed (`USER_DISABLED`, `USER_NOT_FOUND`, `TOKEN_EXPIRED`: the session is
+  /// dead on the server).
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -176,6 +211,25 @@ public enum Answer: Hashable, Sendable {
   case deleteAccount(RequestID, DeleteAnswer)
   case revokeToken(RequestID, RevokeAnswer)
   case unlinkProvider(RequestID, UnlinkAnswer)
+  case lookupAccount(RequestID, LookupAnswer)
+
+  /// The failure of a request of `kind` (`providerFailed` for a consent step).
+  public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
+    switch kind {
+    case .loadSession: .loadSession(id, .requestFailed(error: e))
+    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
+    case .authorize: .authorize(id, .providerFailed(error: e))
+    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
+    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
+    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
+    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
+    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
+    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
+    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
+    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
+    case .lookupAccount: .lookupAccount(id, .requestFailed(error: e))
+    }
+  }
 
   /// The id of the request it answers.
   public var id: RequestID {
@@ -183,7 +237,7 @@ public enum Answer: Hashable, Sendable {
     case .loadSession(let id, _), .signUpAnonymously(let id, _), .authorize(let id, _),
       .signInWithIdp(let id, _), .signInWithPassword(let id, _), .signUpWithPassword(let id, _),
       .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
-      .revokeToken(let id, _), .unlinkProvider(let id, _):
+      .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _):
       id
     }
   }
@@ -202,6 +256,7 @@ public enum Answer: Hashable, Sendable {
     case .deleteAccount(_, let a): .deleteAccount(id, a)
     case .revokeToken(_, let a): .revokeToken(id, a)
     case .unlinkProvider(_, let a): .unlinkProvider(id, a)
+    case .lookupAccount(_, let a): .lookupAccount(id, a)
     }
   }
 
@@ -219,6 +274,7 @@ public enum Answer: Hashable, Sendable {
     case .deleteAccount: .deleteAccount
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
+    case .lookupAccount: .lookupAccount
     }
   }
 
@@ -235,6 +291,7 @@ public enum Answer: Hashable, Sendable {
     case .deleteAccount(_, let a): a
     case .revokeToken(_, let a): a
     case .unlinkProvider(_, let a): a
+    case .lookupAccount(_, let a): a
     }
   }
 
@@ -255,11 +312,13 @@ public enum Answer: Hashable, Sendable {
     case .deleteAccount(_, .accountDeleted): "accountDeleted"
     case .revokeToken(_, .tokenRevoked): "tokenRevoked"
     case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
+    case .lookupAccount(_, .accountReloaded): "accountReloaded"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
       .sendPasswordReset(_, .requestFailed), .deleteAccount(_, .requestFailed),
-      .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed):
+      .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
+      .lookupAccount(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -272,11 +331,11 @@ public enum Answer: Hashable, Sendable {
       .signInWithPassword(_, .requestFailed(let e)), .signUpWithPassword(_, .requestFailed(let e)),
       .sendPasswordReset(_, .requestFailed(let e)), .refreshToken(_, .requestFailed(let e)),
       .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
-      .unlinkProvider(_, .requestFailed(let e)):
+      .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider:
+      .unlinkProvider, .lookupAccount:
       nil
     }
   }
@@ -289,7 +348,7 @@ public enum Answer: Hashable, Sendable {
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider:
+      .unlinkProvider, .lookupAccount:
       nil
     }
   }
@@ -327,29 +386,79 @@ extension Event {
   }
 }
 
-extension RefreshAnswer: Codable {
-  // `{"tokenRefreshed": {"idToken", "refreshToken", "expiresAt"}}`, the tokens' fields flat, as
-  // scenario files write them.
-  private enum CodingKeys: String, CodingKey { case tokenRefreshed, requestFailed }
-  private enum FailureKeys: String, CodingKey { case error }
+/// The JSON of an answer that is one payload or a failure: `{"<success>": {the payload's fields,
+/// flat}}` or `{"requestFailed": {"error"}}`, as scenario files write them.
+enum FlatAnswerJSON {
+  struct Key: CodingKey {
+    var stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+  }
 
+  static func decode<Payload: Decodable>(_ decoder: any Decoder, success: String) throws
+    -> Result<Payload, AuthError>
+  {
+    let c = try decoder.container(keyedBy: Key.self)
+    if c.contains(Key(success)) {
+      return .success(try c.decode(Payload.self, forKey: Key(success)))
+    }
+    let f = try c.nestedContainer(keyedBy: Key.self, forKey: Key("requestFailed"))
+    return .failure(try f.decode(AuthError.self, forKey: Key("error")))
+  }
+
+  static func encode<Payload: Encodable>(
+    _ answer: Result<Payload, AuthError>, success: String, to encoder: any Encoder
+  ) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    switch answer {
+    case .success(let p): try c.encode(p, forKey: Key(success))
+    case .failure(let e):
+      var f = c.nestedContainer(keyedBy: Key.self, forKey: Key("requestFailed"))
+      try f.encode(e, forKey: Key("error"))
+    }
+  }
+}
+
+extension RefreshAnswer: Codable {
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    if c.contains(.tokenRefreshed) {
-      self = .tokenRefreshed(try c.decode(Tokens.self, forKey: .tokenRefreshed))
-    } else {
-      let f = try c.nestedContainer(keyedBy: FailureKeys.self, forKey: .requestFailed)
-      self = .requestFailed(error: try f.decode(AuthError.self, forKey: .error))
+    switch try FlatAnswerJSON.decode(decoder, success: "tokenRefreshed")
+      as Result<Tokens, AuthError>
+    {
+    case .success(let t): self = .tokenRefreshed(t)
+    case .failure(let e): self = .requestFailed(error: e)
     }
   }
 
   public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
     switch self {
-    case .tokenRefreshed(let t): try c.encode(t, forKey: .tokenRefreshed)
+    case .tokenRefreshed(let t):
+      try FlatAnswerJSON.encode(.success(t), success: "tokenRefreshed", to: encoder)
     case .requestFailed(let e):
-      var f = c.nestedContainer(keyedBy: FailureKeys.self, forKey: .requestFailed)
-      try f.encode(e, forKey: .error)
+      try FlatAnswerJSON.encode(
+        Result<Tokens, AuthError>.failure(e), success: "tokenRefreshed", to: encoder)
+    }
+  }
+}
+
+extension LookupAnswer: Codable {
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "accountReloaded")
+      as Result<Profile, AuthError>
+    {
+    case .success(let p): self = .accountReloaded(profile: p)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .accountReloaded(let p):
+      try FlatAnswerJSON.encode(.success(p), success: "accountReloaded", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<Profile, AuthError>.failure(e), success: "accountReloaded", to: encoder)
     }
   }
 }

@@ -40,6 +40,7 @@ public struct Session: Hashable, Codable, Sendable {
     var pendingCleanup: AnonymousCleanup?
     var displayName: String?
     var pendingDeletion: DeletionRecord?
+    var emailVerified: Bool?
   }
 
   private var storage: CopyOnWrite<Fields>
@@ -49,13 +50,14 @@ public struct Session: Hashable, Codable, Sendable {
     uid: String, anonymous: Bool, providers: [ProviderID] = [], email: String? = nil,
     idToken: String, refreshToken: String, expiresAt: Instant,
     pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
-    pendingDeletion: DeletionRecord? = nil
+    pendingDeletion: DeletionRecord? = nil, emailVerified: Bool = false
   ) {
     storage = CopyOnWrite(
       Fields(
         uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
-        displayName: displayName, pendingDeletion: pendingDeletion))
+        displayName: displayName, pendingDeletion: pendingDeletion,
+        emailVerified: emailVerified))
   }
 
   /// The Firebase uid (`localId`).
@@ -109,8 +111,19 @@ public struct Session: Hashable, Codable, Sendable {
     get { storage.value.pendingDeletion }
     _modify { yield &storage.value.pendingDeletion }
   }
+  /// Whether the account's email is verified, as Firebase last said (at sign-in, or at a
+  /// reload); `false` when it never said (a session stored before this was kept reads as
+  /// unverified).
+  public var emailVerified: Bool {
+    get { storage.value.emailVerified ?? false }
+    set { storage.value.emailVerified = newValue }
+  }
 
-  public init(from decoder: any Decoder) throws { storage = try CopyOnWrite(from: decoder) }
+  public init(from decoder: any Decoder) throws {
+    storage = try CopyOnWrite(from: decoder)
+    // One value for "unverified", whether the file said so or predates the field.
+    if storage.value.emailVerified == nil { storage.value.emailVerified = false }
+  }
   public func encode(to encoder: any Encoder) throws { try storage.encode(to: encoder) }
 
   /// Whether the ID token can be handed out at `now` without a refresh: more than `margin`

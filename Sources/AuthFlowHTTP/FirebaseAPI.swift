@@ -346,7 +346,8 @@ public struct FirebaseAPI: Sendable {
         providers: (claims?.identityProviders ?? []).map { ProviderID($0) },
         email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt,
-        displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 })
+        displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+        emailVerified: json["emailVerified"] as? Bool ?? false)
       if session.providers.isEmpty, let p = json["providerId"] as? String {
         session.providers = [ProviderID(p)]
       }
@@ -354,6 +355,7 @@ public struct FirebaseAPI: Sendable {
         session.providers = account.providers.map { ProviderID($0) }
         session.email = account.email ?? session.email
         if session.displayName == nil { session.displayName = account.displayName }
+        session.emailVerified = account.emailVerified
       }
       return .success(session)
     }
@@ -364,6 +366,19 @@ public struct FirebaseAPI: Sendable {
     var providers: [String]
     var email: String?
     var displayName: String?
+    var emailVerified: Bool
+  }
+
+  /// `accounts:lookup` as a reload: the account's profile as the server has it now.
+  public func reload(idToken: String) async -> LookupAnswer {
+    switch await lookup(idToken: idToken) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let account):
+      return .accountReloaded(
+        profile: Profile(
+          email: account.email, emailVerified: account.emailVerified,
+          providers: account.providers.map { ProviderID($0) }, displayName: account.displayName))
+    }
   }
 
   /// `accounts:lookup` for the account of `idToken`.
@@ -381,7 +396,8 @@ public struct FirebaseAPI: Sendable {
         Account(
           providers: infos.compactMap { $0["providerId"] as? String }.sorted(),
           email: user["email"] as? String,
-          displayName: (user["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 }))
+          displayName: (user["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+          emailVerified: user["emailVerified"] as? Bool ?? false))
     }
   }
 

@@ -90,6 +90,10 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.unlink(provider: provider, idToken: idToken)
   }
 
+  public func lookupAccount(idToken: String) async -> LookupAnswer {
+    await firebase.reload(idToken: idToken)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

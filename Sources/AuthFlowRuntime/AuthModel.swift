@@ -47,8 +47,7 @@ public final class AuthModel {
     switch state {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
-      .creatingAccount,
-      .sendingPasswordReset:
+      .creatingAccount, .sendingPasswordReset, .reloadingAccount:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -58,6 +57,13 @@ public final class AuthModel {
 
   /// The signed-in session, if any.
   public var session: Session? { state.session }
+
+  /// Whether the account's email is verified, as Firebase last said (`reload()` asks again).
+  public var emailVerified: Bool { session?.emailVerified ?? false }
+
+  /// The current ID token's custom claims, decoded and not verified (see `IDTokenClaims`);
+  /// `idToken(forceRefresh: true)` brings claims an admin changed since the token was minted.
+  public var claims: [String: ClaimValue] { session?.claims?.custom ?? [:] }
 
   private func handle(_ note: AuthNotification) {
     switch note {
@@ -109,6 +115,9 @@ public final class AuthModel {
     send(.signOutTapped(discardAnonymousData: discardAnonymousData))
   }
   public func deleteAccount() { send(.deleteAccountTapped) }
+  /// Ask Firebase for the account as it is now (email verified, providers, name); a disabled
+  /// or deleted account, or revoked tokens, sign out.
+  public func reload() { send(.reloadRequested) }
   public func cancel() { send(.cancelTapped) }
 
   /// A valid ID token for an API call.

@@ -12,7 +12,8 @@ import AuthFlowCore
 ///
 /// Each request kind (`Queue`'s static members: `signUpAnonymously`, `authorize`,
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
-/// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`) takes only its own answer
+/// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`) takes only
+/// its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -138,6 +139,10 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func lookupAccount(idToken: String) async -> LookupAnswer {
+    await next(.lookupAccount(idToken: idToken)) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -189,4 +194,9 @@ extension TestInterpreter.Queue where Answer == RevokeAnswer {
 extension TestInterpreter.Queue where Answer == UnlinkAnswer {
   /// `unlinkProvider`.
   public static var unlinkProvider: Self { Self(kind: .unlinkProvider) }
+}
+
+extension TestInterpreter.Queue where Answer == LookupAnswer {
+  /// `lookupAccount` (a reload).
+  public static var lookupAccount: Self { Self(kind: .lookupAccount) }
 }

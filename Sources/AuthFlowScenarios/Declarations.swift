@@ -226,6 +226,9 @@ public enum Declarations {
     KeyDecl(
       "pendingDeletion", ##"{ "$ref": "#/$defs/pendingDeletion" }"##,
       "an account deletion under way (below)"),
+    KeyDecl(
+      "emailVerified", flag,
+      "whether Firebase says the email is verified (default `false`; a reload asks again)"),
   ]
 
   /// A session's `pendingCleanup`.

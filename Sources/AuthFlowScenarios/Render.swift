@@ -97,6 +97,7 @@ public enum Render {
       members.append(("pendingCleanup", .object(cleanup)))
     }
     if let name = s.displayName { members.append(("displayName", .string(name))) }
+    members.append(("emailVerified", .bool(s.emailVerified)))
     if let d = s.pendingDeletion {
       members.append(
         (

@@ -127,30 +127,13 @@ public struct ResultTemplate: Equatable, Sendable {
     case .signInWithIdp(let c, _): c.provider
     case .revokeToken(let p, _, _), .unlinkProvider(let p, _): p
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .refreshToken, .deleteAccount:
+      .refreshToken, .deleteAccount, .lookupAccount:
       nil
     }
   }
 }
 
 extension Answer {
-  /// The failure of a request of `kind` (`providerFailed` for a consent step).
-  public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
-    switch kind {
-    case .loadSession: .loadSession(id, .requestFailed(error: e))
-    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
-    case .authorize: .authorize(id, .providerFailed(error: e))
-    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
-    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
-    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
-    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
-    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
-    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
-    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
-    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
-    }
-  }
-
   /// The same answer for request `id`, its sessions, tokens and credentials passed through the
   /// given functions.
   func rebuilt(
@@ -183,6 +166,7 @@ extension Answer {
     case .deleteAccount(_, let a): .deleteAccount(id, a)
     case .revokeToken(_, let a): .revokeToken(id, a)
     case .unlinkProvider(_, let a): .unlinkProvider(id, a)
+    case .lookupAccount(_, let a): .lookupAccount(id, a)
     }
   }
 }

@@ -51,6 +51,7 @@ extension JSONReader {
           f["discardAnonymousData"], join(p, "discardAnonymousData"), default: false))
     case .deleteAccountTapped: return .deleteAccountTapped
     case .cancelTapped: return .cancelTapped
+    case .reloadRequested: return .reloadRequested
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -146,6 +147,16 @@ extension JSONReader {
           id,
           .providerUnlinked(
             providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) })))
+    case (.lookupAccount, .accountReloaded):
+      return ResultTemplate(
+        .lookupAccount(
+          id,
+          .accountReloaded(
+            profile: Profile(
+              email: try optionalString(f["email"], join(p, "email")),
+              emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false),
+              providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) },
+              displayName: try optionalString(f["displayName"], join(p, "displayName"))))))
     default:
       // `Vocabulary.answers(for:)` lists a name this switch does not build: a bug here.
       throw fail(p, "\(kind.rawValue) cannot answer \(name.rawValue)")
@@ -198,7 +209,8 @@ extension JSONReader {
       refreshToken: try string(f["refreshToken"], join(p, "refreshToken")),
       expiresAt: expiry, pendingCleanup: cleanup,
       displayName: try optionalString(f["displayName"], join(p, "displayName")),
-      pendingDeletion: deletion)
+      pendingDeletion: deletion,
+      emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false))
     return (session, relative)
   }
 

@@ -262,7 +262,7 @@ extension JSONReader {
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
       let fp = join(p, key)
       switch key {
-      case "anonymous": _ = try bool(value, fp, default: false)
+      case "anonymous", "emailVerified": _ = try bool(value, fp, default: false)
       case "providers": _ = try strings(value, fp)
       case "email", "displayName", "pendingCleanup", "pendingDeletion":
         if value == .null { continue }

@@ -29,7 +29,7 @@ public struct SequenceDiagram: Sendable {
       case .refreshToken: .secureToken
       case .loadSession: .store
       case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
-        .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider:
+        .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount:
         .firebase
       }
     }
@@ -161,7 +161,7 @@ public struct SequenceDiagram: Sendable {
         provider = " (\(c.provider.rawValue)\(linkTo == nil ? "" : ", linkTo"))"
       case .signUpWithPassword(_, _, let linkTo): provider = linkTo == nil ? "" : " (linkTo)"
       case .signUpAnonymously, .signInWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount:
+        .deleteAccount, .lookupAccount:
         provider = ""
       }
       return out(Lane.of(request.kind), "#\(id) \(effect.name)\(provider)")

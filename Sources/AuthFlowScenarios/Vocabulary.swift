@@ -23,7 +23,7 @@ public struct FieldSpec: Sendable, Equatable {
 public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
-  case tokenRevoked, providerUnlinked
+  case tokenRevoked, providerUnlinked, accountReloaded
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -38,7 +38,7 @@ public enum Vocabulary {
   public static func fields(_ kind: Intent.Kind) -> [FieldSpec] {
     switch kind {
     case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
-      .migrationFinished, .deleteAccountTapped, .cancelTapped:
+      .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested:
       []
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
@@ -68,6 +68,12 @@ public enum Vocabulary {
     case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked: []
     case .providerUnlinked:
       [FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##)]
+    case .accountReloaded:
+      [
+        .optional("email", string), .optional("emailVerified", boolean),
+        FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##),
+        .optional("displayName", string),
+      ]
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn: [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
     case .credentialAlreadyInUse:
@@ -103,6 +109,7 @@ public enum Vocabulary {
     case .deleteAccount: ["requestId", "idToken"]
     case .revokeToken: ["requestId", "provider", "authorizationCode", "idToken"]
     case .unlinkProvider: ["requestId", "provider", "idToken"]
+    case .lookupAccount: ["requestId", "idToken"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -145,6 +152,8 @@ public enum Vocabulary {
       "sign out; an anonymous user needs `discardAnonymousData: true` (default `false`)"
     case .deleteAccountTapped: "delete the signed-in account"
     case .cancelTapped: "abandon the flow in progress"
+    case .reloadRequested:
+      "ask Firebase for the account as it is now (`accounts:lookup`): email, `emailVerified`, providers and name follow; a dead session signs out"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -167,6 +176,8 @@ public enum Vocabulary {
     case .passwordResetSent: "the password-reset email was sent"
     case .tokenRevoked: "the provider's grant was revoked"
     case .providerUnlinked: "a provider was removed; `providers` is what is linked now"
+    case .accountReloaded:
+      "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`) and `displayName`"
     }
   }
 
@@ -190,6 +201,7 @@ public enum Vocabulary {
     case .deleteAccount: "Firebase `accounts:delete`"
     case .revokeToken: "Firebase `accounts:revokeToken` with an authorization code"
     case .unlinkProvider: "Firebase `accounts:update deleteProvider`"
+    case .lookupAccount: "Firebase `accounts:lookup` (a reload)"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -246,6 +258,7 @@ public enum Vocabulary {
     case .deleteAccount: [.accountDeleted, .requestFailed]
     case .revokeToken: [.tokenRevoked, .requestFailed]
     case .unlinkProvider: [.providerUnlinked, .requestFailed]
+    case .lookupAccount: [.accountReloaded, .requestFailed]
     }
   }
 

@@ -60,6 +60,8 @@ public enum Alphabet {
     // conflict answer that may have to be asked for again), and unlinking.
     .signInWithProviderTapped(provider: .apple), .linkProviderTapped(provider: .apple),
     .unlinkProviderTapped(provider: .google),
+    // A reload: the server's view of the account replaces what it owns.
+    .reloadRequested,
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -80,14 +82,14 @@ public enum Alphabet {
         .signInWithGoogleTapped, .signInWithProviderTapped(provider: .apple),
         .linkProviderTapped(provider: .apple),
         .createAccount(email: "new@example.com", password: "pw-2"), .deleteAccountTapped,
-        .signOutTapped(discardAnonymousData: true), token,
+        .signOutTapped(discardAnonymousData: true), token, .reloadRequested,
       ]
     case .firebaseAuthenticated:
       return [
         .linkGoogleTapped, .linkProviderTapped(provider: .apple), .reauthenticateTapped(),
         .deleteAccountTapped, .unlinkProviderTapped(provider: .google), .migrationFinished,
         .signOutTapped(discardAnonymousData: false), token,
-        .idTokenRequested(requestId: 0, forceRefresh: true),
+        .idTokenRequested(requestId: 0, forceRefresh: true), .reloadRequested,
       ]
     case .migrationRequired:
       return [
@@ -97,7 +99,7 @@ public enum Alphabet {
     case .reauthenticationRequired: return [.reauthenticateTapped(), .cancelTapped]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
-      .signingInWithEmail, .creatingAccount, .sendingPasswordReset:
+      .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -155,6 +157,7 @@ public enum Alphabet {
         case .waitingForToken: kind = nil
         }
       case .unlinkingProvider: kind = .unlinkProvider
+      case .reloadingAccount: kind = .lookupAccount
       case .emailFlow(let e):
         switch e.kind {
         case .signIn: kind = .signInWithPassword
@@ -286,12 +289,14 @@ public enum Alphabet {
     ],
     "revokeToken": ["NETWORK", "INVALID_CREDENTIAL", "REVOCATION_UNSUPPORTED"],
     "unlinkProvider": ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK", "TOKEN_EXPIRED"],
+    "lookupAccount": ["NETWORK", "USER_DISABLED", "INVALID_ID_TOKEN"],
   ]
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
     "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
+    "lookupAccount": 3,
   ]
 
   /// How many of those results are successes (they come first).
@@ -335,7 +340,8 @@ public enum Alphabet {
     guard let kind = Vocabulary.requestKind(name) else { return [] }
     func failed(_ code: String) -> Answer { .failed(kind, id, AuthError(code: code)) }
     if let uid = current?.uid, world.history.deleted.contains(uid),
-      ["refreshToken", "deleteAccount", "revokeToken", "unlinkProvider"].contains(name)
+      ["refreshToken", "deleteAccount", "revokeToken", "unlinkProvider", "lookupAccount"].contains(
+        name)
     {
       // The server deleted this account (the machine may not know: a relaunch lost the write
       // that said so): it answers as Firebase does for a deleted user.
@@ -412,6 +418,31 @@ public enum Alphabet {
         .unlinkProvider(
           id,
           .providerUnlinked(providers: (current?.providers ?? []).filter { $0 != "google.com" }))
+      ]
+    case .lookupAccount:
+      // The server's view: the email verified since (and no name on the server: a name given
+      // once stays), exactly what the session says (nothing to write), or the email no longer
+      // verified (changed on another device).
+      let providers = current?.providers ?? []
+      out = [
+        .lookupAccount(
+          id,
+          .accountReloaded(
+            profile: Profile(
+              email: current?.email, emailVerified: true, providers: providers,
+              displayName: nil))),
+        .lookupAccount(
+          id,
+          .accountReloaded(
+            profile: Profile(
+              email: current?.email, emailVerified: current?.emailVerified ?? false,
+              providers: providers, displayName: current?.displayName))),
+        .lookupAccount(
+          id,
+          .accountReloaded(
+            profile: Profile(
+              email: current?.email, emailVerified: false, providers: providers,
+              displayName: current?.displayName))),
       ]
     case .signInWithPassword:
       out = [

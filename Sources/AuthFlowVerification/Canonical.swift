@@ -211,6 +211,8 @@ struct Canonicalizer {
     case .emailFlow(var e):
       e.request = id(e.request)
       return .emailFlow(e)
+    case .reloadingAccount(let r):
+      return .reloadingAccount(request: id(r))
     }
   }
 }

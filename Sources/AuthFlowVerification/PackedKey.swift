@@ -289,6 +289,9 @@ struct PackedEncoder {
       id(e.request)
       put(UInt32(EmailFlow.Kind.allCases.firstIndex(of: e.kind) ?? 0))
       string(e.email)
+    case .reloadingAccount(let r):
+      put(12)
+      id(r)
     }
   }
 
@@ -340,6 +343,7 @@ struct PackedEncoder {
     for p in s.providers { string(p.rawValue) }
     string(s.email)
     string(s.displayName)
+    put(s.emailVerified)
     if let d = s.pendingDeletion {
       put(1)
       put(d.deleting)

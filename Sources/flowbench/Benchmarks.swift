@@ -345,4 +345,5 @@ struct InstantInterpreter: AuthInterpreter {
   func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
     .requestFailed(error: offline)
   }
+  func lookupAccount(idToken: String) async -> LookupAnswer { .requestFailed(error: offline) }
 }

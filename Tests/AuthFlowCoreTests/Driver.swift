@@ -72,25 +72,6 @@ enum Reply: Hashable {
   }
 }
 
-extension Answer {
-  /// The failure of a request of `kind`.
-  static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
-    switch kind {
-    case .loadSession: .loadSession(id, .requestFailed(error: e))
-    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
-    case .authorize: .authorize(id, .providerFailed(error: e))
-    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
-    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
-    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
-    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
-    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
-    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
-    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
-    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
-    }
-  }
-}
-
 /// Drives a machine through real events, the way an app and its interpreter would.
 struct Driver {
   var machine: AuthMachine

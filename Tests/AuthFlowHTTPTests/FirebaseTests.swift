@@ -196,4 +196,60 @@ struct FirebaseTests {
     }
     #expect(await runtime.state == .signedOut)
   }
+
+  @Test(
+    "a reload sees what an admin changed; claims come with a forced refresh; revoked sessions sign out at the reload"
+  )
+  func reloadAndClaims() async throws {
+    let interpreter = HTTPInterpreter(
+      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    await runtime.start()
+    await runtime.settled()
+    await runtime.send(.createAccount(email: "reload@example.com", password: "secret-pw-1"))
+    await runtime.settled()
+    let before = try #require(await runtime.state.session)
+    #expect(before.providers == ["password"])
+    #expect(!before.emailVerified)
+    #expect(before.claims?.custom.isEmpty == true)
+
+    try await standIn.admin(
+      "admin",
+      [
+        "localId": before.uid, "emailVerified": true, "displayName": "Re Load",
+        "customAttributes": ["role": "editor", "level": 3],
+      ])
+    await runtime.send(.reloadRequested)
+    await runtime.settled()
+    let reloaded = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(reloaded.emailVerified)
+    #expect(reloaded.displayName == "Re Load")
+    #expect(reloaded.idToken == before.idToken, "a reload reads; it mints nothing")
+    // The admin's claims are in tokens minted after the change only.
+    #expect(reloaded.claims?.custom["role"] == nil)
+    _ = try await runtime.idToken(forceRefresh: true)
+    let refreshed = try #require(await runtime.state.session)
+    #expect(refreshed.claims?.custom["role"] == .string("editor"))
+    #expect(refreshed.claims?.custom["level"] == .number(3))
+    #expect(refreshed.claims?["email_verified"] == .bool(true))
+
+    // Revoked on the server: the next reload signs out, with the reason.
+    try await Task.sleep(for: .milliseconds(1100))  // Production's validSince is whole seconds.
+    try await standIn.admin("admin", ["localId": before.uid, "revokeSessions": true])
+    let notes = await runtime.notifications()
+    await runtime.send(.reloadRequested)
+    await runtime.settled()
+    #expect(await runtime.state == .signedOut)
+    var seen: AuthNotification?
+    for await note in notes {
+      seen = note
+      break
+    }
+    guard case .signedOutAfterError(let error)? = seen else {
+      Issue.record("expected signedOutAfterError, got \(String(describing: seen))")
+      return
+    }
+    #expect(error.code == "TOKEN_EXPIRED")
+  }
 }

@@ -284,7 +284,7 @@ struct LiveCommandTests {
     return path
   }
 
-  @Test("the anonymous-upgrade and migration scenarios pass live")
+  @Test("the anonymous-upgrade, migration and reload scenarios pass live")
   func live() async throws {
     let standIn = try StandIn()
     let env = try environment(standIn)
@@ -292,6 +292,7 @@ struct LiveCommandTests {
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     for (file, user) in [
       ("anonymous-upgrade.json", "alice"), ("migration-returning-user.json", "bob"),
+      ("reload-anonymous.json", "alice"),
     ] {
       let out = await FlowRun.execute(
         [

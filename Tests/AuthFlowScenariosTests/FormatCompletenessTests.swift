@@ -229,6 +229,8 @@ struct FormatCompletenessTests {
         case .tokenRefreshed:
           value = #"{"tokenRefreshed": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .providerUnlinked: value = #"{"providerUnlinked": {"providers": []}}"#
+        case .accountReloaded:
+          value = #"{"accountReloaded": {"providers": [], "emailVerified": true}}"#
         case .requestFailed, .providerFailed:
           value = "{\"\(name)\": {\"error\": {\"code\": \"X\"}}}"
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked:
