@@ -50,7 +50,12 @@ public struct AuthMachine: Hashable, Sendable {
       case .createAccount: .creatingAccount
       case .passwordReset: .sendingPasswordReset
       }
-    case .reloadingAccount: .reloadingAccount
+    case .accountFlow(let f):
+      switch f.kind {
+      case .reload: .reloadingAccount
+      case .sendVerificationEmail: .sendingVerificationEmail
+      case .applyActionCode: .applyingActionCode
+      }
     }
   }
 

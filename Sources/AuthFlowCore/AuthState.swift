@@ -41,6 +41,10 @@ public enum AuthState: Hashable, Codable, Sendable {
   case sendingPasswordReset(request: RequestID, email: String)
   /// `lookupAccount` in flight (a reload).
   case reloadingAccount(request: RequestID, user: SignedInUser)
+  /// `sendVerificationEmail` in flight.
+  case sendingVerificationEmail(request: RequestID, user: SignedInUser)
+  /// `applyActionCode` in flight; `user` is whoever is signed in (anyone, or nobody).
+  case applyingActionCode(request: RequestID, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -50,6 +54,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case googleAuthenticated, providerAuthenticated, migrationRequired, migrating
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
+  case sendingVerificationEmail, applyingActionCode
 }
 
 extension AuthState {
@@ -91,7 +96,13 @@ extension AuthState {
       case .createAccount: self = .creatingAccount(request: e.request, email: e.email, user: user)
       case .passwordReset: self = .sendingPasswordReset(request: e.request, email: e.email)
       }
-    case .reloadingAccount(let r): self = .reloadingAccount(request: r, user: user ?? .missing)
+    case .accountFlow(let f):
+      switch f.kind {
+      case .reload: self = .reloadingAccount(request: f.request, user: user ?? .missing)
+      case .sendVerificationEmail:
+        self = .sendingVerificationEmail(request: f.request, user: user ?? .missing)
+      case .applyActionCode: self = .applyingActionCode(request: f.request, user: user)
+      }
     }
   }
 
@@ -124,7 +135,11 @@ extension AuthState {
       (.emailFlow(EmailFlow(kind: .createAccount, request: r, email: e)), u)
     case .sendingPasswordReset(let r, let e):
       (.emailFlow(EmailFlow(kind: .passwordReset, request: r, email: e)), nil)
-    case .reloadingAccount(let r, let u): (.reloadingAccount(request: r), u)
+    case .reloadingAccount(let r, let u): (.accountFlow(AccountFlow(kind: .reload, request: r)), u)
+    case .sendingVerificationEmail(let r, let u):
+      (.accountFlow(AccountFlow(kind: .sendVerificationEmail, request: r)), u)
+    case .applyingActionCode(let r, let u):
+      (.accountFlow(AccountFlow(kind: .applyActionCode, request: r)), u)
     }
   }
 
@@ -149,6 +164,8 @@ extension AuthState {
     case .creatingAccount: .creatingAccount
     case .sendingPasswordReset: .sendingPasswordReset
     case .reloadingAccount: .reloadingAccount
+    case .sendingVerificationEmail: .sendingVerificationEmail
+    case .applyingActionCode: .applyingActionCode
     }
   }
 

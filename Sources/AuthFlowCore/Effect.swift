@@ -49,6 +49,10 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case signedOutElsewhere
   /// Another process signed in someone else (`to`), replacing `from` (if anyone) here.
   case userChanged(from: String?, to: String)
+  /// The verification email is on its way to `email`.
+  case verificationEmailSent(email: String)
+  /// A code from an email link was applied (for the account of `email`, when the server said).
+  case actionCodeApplied(email: String?)
 }
 
 // MARK: - Names
@@ -59,7 +63,8 @@ extension Effect {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
-    case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount, signOutProvider
+    case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
+    case sendVerificationEmail, applyActionCode, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -70,7 +75,8 @@ extension Effect {
       switch self {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount:
+        .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
+        .applyActionCode:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -140,6 +146,8 @@ extension Request {
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
     case .lookupAccount: .lookupAccount
+    case .sendVerificationEmail: .sendVerificationEmail
+    case .applyActionCode: .applyActionCode
     }
   }
 
@@ -151,7 +159,8 @@ extension AuthNotification {
   /// Every notification name.
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
-    case passwordResetSent, signedOutElsewhere, userChanged
+    case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
+    case actionCodeApplied
   }
 
   /// The notification's name.
@@ -165,6 +174,8 @@ extension AuthNotification {
     case .passwordResetSent: .passwordResetSent
     case .signedOutElsewhere: .signedOutElsewhere
     case .userChanged: .userChanged
+    case .verificationEmailSent: .verificationEmailSent
+    case .actionCodeApplied: .actionCodeApplied
     }
   }
 }
@@ -191,6 +202,8 @@ extension Effect: Codable {
       requestId: RequestID, provider: ProviderID, authorizationCode: String, idToken: String)
     case unlinkProvider(requestId: RequestID, provider: ProviderID, idToken: String)
     case lookupAccount(requestId: RequestID, idToken: String)
+    case sendVerificationEmail(requestId: RequestID, idToken: String)
+    case applyActionCode(requestId: RequestID, code: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -222,6 +235,9 @@ extension Effect: Codable {
     case .unlinkProvider(let id, let p, let t):
       self = .request(id, .unlinkProvider(provider: p, idToken: t))
     case .lookupAccount(let id, let t): self = .request(id, .lookupAccount(idToken: t))
+    case .sendVerificationEmail(let id, let t):
+      self = .request(id, .sendVerificationEmail(idToken: t))
+    case .applyActionCode(let id, let c): self = .request(id, .applyActionCode(code: c))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -256,6 +272,8 @@ extension Effect: Codable {
       case .unlinkProvider(let p, let t):
         wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
       case .lookupAccount(let t): wire = .lookupAccount(requestId: id, idToken: t)
+      case .sendVerificationEmail(let t): wire = .sendVerificationEmail(requestId: id, idToken: t)
+      case .applyActionCode(let c): wire = .applyActionCode(requestId: id, code: c)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

@@ -49,6 +49,12 @@ public enum Intent: Hashable, Sendable {
   /// email, its verification, the providers and the name follow; a disabled or deleted
   /// account, or revoked tokens, sign out.
   case reloadRequested
+  /// Send the signed-in user a link that verifies their email (`accounts:sendOobCode
+  /// VERIFY_EMAIL`).
+  case sendEmailVerification
+  /// Apply the code (`oobCode`) of an email link the app received (a verification; signed in
+  /// or not): `accounts:update {oobCode}`.
+  case applyActionCode(code: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -84,6 +90,7 @@ extension Intent {
     case createAccount
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
+    case sendEmailVerification, applyActionCode
   }
 
   /// The intent's name, as scenario files spell it.
@@ -106,6 +113,8 @@ extension Intent {
     case .cancelTapped: .cancelTapped
     case .idTokenRequested: .idTokenRequested
     case .reloadRequested: .reloadRequested
+    case .sendEmailVerification: .sendEmailVerification
+    case .applyActionCode: .applyActionCode
     }
   }
 
@@ -131,7 +140,8 @@ extension Intent: Codable {
     case migrationFinished
     case reauthenticateTapped(provider: ProviderID?)
     case signOutTapped(discardAnonymousData: Bool)
-    case deleteAccountTapped, cancelTapped, reloadRequested
+    case deleteAccountTapped, cancelTapped, reloadRequested, sendEmailVerification
+    case applyActionCode(code: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -154,6 +164,8 @@ extension Intent: Codable {
     case .deleteAccountTapped: self = .deleteAccountTapped
     case .cancelTapped: self = .cancelTapped
     case .reloadRequested: self = .reloadRequested
+    case .sendEmailVerification: self = .sendEmailVerification
+    case .applyActionCode(let c): self = .applyActionCode(code: c)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -178,6 +190,8 @@ extension Intent: Codable {
     case .deleteAccountTapped: wire = .deleteAccountTapped
     case .cancelTapped: wire = .cancelTapped
     case .reloadRequested: wire = .reloadRequested
+    case .sendEmailVerification: wire = .sendEmailVerification
+    case .applyActionCode(let c): wire = .applyActionCode(code: c)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)
@@ -204,6 +218,9 @@ extension Answer: Codable {
     case .revokeToken: self = .revokeToken(id, try a(RevokeAnswer.self))
     case .unlinkProvider: self = .unlinkProvider(id, try a(UnlinkAnswer.self))
     case .lookupAccount: self = .lookupAccount(id, try a(LookupAnswer.self))
+    case .sendVerificationEmail:
+      self = .sendVerificationEmail(id, try a(VerificationEmailAnswer.self))
+    case .applyActionCode: self = .applyActionCode(id, try a(ActionCodeAnswer.self))
     }
   }
 

@@ -31,6 +31,10 @@ public protocol AuthInterpreter: Sendable {
   func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer
   /// `accounts:lookup`: the account as the server sees it now.
   func lookupAccount(idToken: String) async -> LookupAnswer
+  /// `accounts:sendOobCode` with `VERIFY_EMAIL` for the account of `idToken`.
+  func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer
+  /// `accounts:update` with `oobCode`: apply a code from an email link.
+  func applyActionCode(code: String) async -> ActionCodeAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -68,6 +72,10 @@ extension AuthInterpreter {
       .unlinkProvider(id, await unlinkProvider(provider: p, idToken: t))
     case .lookupAccount(let t):
       .lookupAccount(id, await lookupAccount(idToken: t))
+    case .sendVerificationEmail(let t):
+      .sendVerificationEmail(id, await sendVerificationEmail(idToken: t))
+    case .applyActionCode(let code):
+      .applyActionCode(id, await applyActionCode(code: code))
     }
   }
 }

@@ -351,8 +351,13 @@ enum Behaviour {
     }
     switch family {
     case .refresh, .flow:
-      // A migration's sign-in belongs to the other account: the anonymous user stays.
+      // A migration's sign-in belongs to the other account: the anonymous user stays. An
+      // action code carries no token and may be another account's: its failure is no verdict
+      // on this session.
       if family == .flow, case .migrating = before.phase { return }
+      if family == .flow, case .accountFlow(let f) = before.phase, f.kind == .applyActionCode {
+        return
+      }
       if after.user != nil {
         out.append(
           Violation(
@@ -504,6 +509,61 @@ enum Promises {
     conflictRetry(before, event, after, effects, &out)
     names(before, event, after, effects, &out)
     reload(before, event, after, effects, &out)
+    actionCode(before, event, after, effects, &out)
+  }
+
+  /// An action code is the app's to send, and no verdict on the session.
+  static func actionCode(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    for case .request(_, .sendVerificationEmail(let token)) in effects
+    where before.user?.session.email == nil || before.user?.session.idToken != token {
+      out.append(
+        Violation(
+          .verificationMailHasAnAddress,
+          "a verification mail was asked for without a signed-in account with an address"))
+    }
+    let sent = effects.contains {
+      if case .request(_, .applyActionCode) = $0 { return true }
+      return false
+    }
+    if sent, case .intent(.applyActionCode) = event {
+    } else if sent {
+      out.append(
+        Violation(.actionCodeKeepsSession, "an action code was sent without the app applying it"))
+    }
+    guard case .answer(.applyActionCode(let id, let answer)) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .applyActionCode
+    else { return }
+    let b = before.user?.session
+    let cleared = effects.contains {
+      if case .clearSession = $0 { return true }
+      return false
+    }
+    if after.user?.session.uid != b?.uid || cleared {
+      out.append(
+        Violation(.actionCodeKeepsSession, "the answer to an action code changed who is signed in"))
+    }
+    guard case .actionCodeApplied(let email, let verified) = answer, let b else { return }
+    if verified, let email, b.email == email, !b.emailVerified {
+      if after.user?.session.emailVerified != true {
+        out.append(
+          Violation(
+            .actionCodeKeepsSession, "\(b.uid)'s address was verified and the session says not"))
+      }
+      if after.user?.refreshRequest == nil {
+        out.append(
+          Violation(
+            .actionCodeKeepsSession,
+            "\(b.uid)'s address was verified and no fresh ID token was asked for"))
+      }
+    }
+    if b.email != email, after.user?.session.emailVerified != b.emailVerified {
+      out.append(
+        Violation(
+          .actionCodeKeepsSession, "another account's code changed \(b.uid)'s verification"))
+    }
   }
 
   /// A reload's answer takes the server's profile and nothing else, written only when it
@@ -513,7 +573,8 @@ enum Promises {
     _ out: inout [Violation]
   ) {
     guard case .answer(.lookupAccount(let id, .accountReloaded(let profile))) = event,
-      case .reloadingAccount(let r) = before.phase, r == id, let b = before.user?.session
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .reload,
+      let b = before.user?.session
     else { return }
     var expected = b
     expected.email = profile.email

@@ -93,6 +93,13 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// providers, a name the server has), keeps the tokens, the records and a name only the device
   /// has, and writes the session once when that changed, never when it did not.
   case reloadTakesTheProfile
+  /// An email link's code is sent only when the app applies it; its answer, whatever it is,
+  /// never ends or changes who is signed in; a code that verified the signed-in user's address
+  /// marks the session verified and brings a fresh ID token, and another account's changes
+  /// nothing here.
+  case actionCodeKeepsSession
+  /// A verification mail is asked for only for a signed-in account that has an address.
+  case verificationMailHasAnAddress
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -135,6 +142,9 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .conflictRetry: "a conflict is retried with its own credential, reauthorized at most once"
     case .nameKept: "a provider's name is sent as given and kept"
     case .reloadTakesTheProfile: "a reload takes only the server's profile, written once"
+    case .actionCodeKeepsSession: "an action code never ends the session and verifies only its own"
+    case .verificationMailHasAnAddress:
+      "a verification mail is asked for an account with an address"
     }
   }
 
@@ -171,7 +181,7 @@ extension Phase {
     case .providerFlow(let f): f.request
     case .migrating(let m): m.request
     case .emailFlow(let e): e.request
-    case .reloadingAccount(let r): r
+    case .accountFlow(let f): f.request
     }
   }
 
@@ -196,7 +206,11 @@ extension Phase {
       case .signIn, .passwordReset: return user == nil
       case .createAccount: return user?.session.anonymous ?? true
       }
-    case .reloadingAccount: return user != nil
+    case .accountFlow(let f):
+      switch f.kind {
+      case .reload, .sendVerificationEmail: return user != nil
+      case .applyActionCode: return true
+      }
     }
   }
 }
@@ -520,11 +534,11 @@ public enum Invariants {
     guard case .request(_, let request) = effect else { return nil }
     switch request {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
-      .unlinkProvider(_, let t), .lookupAccount(let t):
+      .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t):
       return t
     case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return t
     case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
-      .signUpWithPassword, .sendPasswordReset:
+      .signUpWithPassword, .sendPasswordReset, .applyActionCode:
       return nil
     }
   }

@@ -24,8 +24,8 @@ public enum Phase: Hashable, Sendable {
   case unlinkingProvider(Unlink)
   /// An email/password request in flight.
   case emailFlow(EmailFlow)
-  /// `lookupAccount` in flight: the server's view of the account is on its way.
-  case reloadingAccount(request: RequestID)
+  /// A request about the account's email, or a reload, in flight.
+  case accountFlow(AccountFlow)
 }
 
 /// `restoring`: the read in flight (or, with `retryAt`, the next one), and who waits for it.
@@ -136,6 +136,28 @@ public struct EmailFlow: Hashable, Sendable {
   public var kind: Kind
   public var request: RequestID
   public var email: String
+}
+
+/// A request about the account in flight (`reloadingAccount`, `sendingVerificationEmail`,
+/// `applyingActionCode`).
+public struct AccountFlow: Hashable, Sendable {
+  /// Which request.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// `lookupAccount`: the server's view of the account (a signed-in user).
+    case reload
+    /// `sendVerificationEmail` (a signed-in user with an email).
+    case sendVerificationEmail
+    /// `applyActionCode`: a code from an email link (signed in or not).
+    case applyActionCode
+  }
+
+  public var kind: Kind
+  public var request: RequestID
+
+  public init(kind: Kind, request: RequestID) {
+    self.kind = kind
+    self.request = request
+  }
 }
 
 /// A signed-in user: the session and where its token refresh stands.
@@ -262,7 +284,7 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .reloadingAccount:
+      .accountFlow:
       false
     }
   }

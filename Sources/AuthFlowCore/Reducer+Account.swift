@@ -202,6 +202,27 @@ extension AuthMachine {
     persist(&fx)
   }
 
+  /// `applyActionCode` answered. The code is not the session (the request carries no token, and
+  /// the link may be another account's), so no failure of it signs anyone out: it is reported.
+  /// A verified email that is the signed-in user's is taken into the session, written once, and
+  /// a refresh brings an ID token that says so (`email_verified`).
+  mutating func actionCodeApplied(_ answer: ActionCodeAnswer, fx: inout [Effect]) {
+    phase = .resting
+    switch answer {
+    case .requestFailed(let error):
+      Self.report(error, &fx)
+    case .actionCodeApplied(let email, let emailVerified):
+      if emailVerified, let email, let session = user?.session, session.email == email,
+        !session.emailVerified
+      {
+        user?.session.emailVerified = true
+        persist(&fx)
+        forceRefreshIfIdle(fx: &fx)
+      }
+      fx.append(.notify(notification: .actionCodeApplied(email: email)))
+    }
+  }
+
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
     let providers: [ProviderID]

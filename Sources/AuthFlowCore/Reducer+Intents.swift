@@ -60,7 +60,21 @@ extension AuthMachine {
     case .reloadRequested:
       // A reload reads; it waits for no flow and interrupts none (a tap while busy is stale).
       guard case .resting = phase, let token = user?.session.idToken else { return }
-      phase = .reloadingAccount(request: send(.lookupAccount(idToken: token), &fx))
+      let r = send(.lookupAccount(idToken: token), &fx)
+      phase = .accountFlow(AccountFlow(kind: .reload, request: r))
+    case .sendEmailVerification:
+      guard case .resting = phase, let session = user?.session else { return }
+      guard session.email != nil else {
+        return Self.report(
+          AuthError(code: "MISSING_EMAIL", message: "this account has no email to verify"), &fx)
+      }
+      let r = send(.sendVerificationEmail(idToken: session.idToken), &fx)
+      phase = .accountFlow(AccountFlow(kind: .sendVerificationEmail, request: r))
+    case .applyActionCode(let code):
+      // Signed in or not: the link may have been opened on another device, or by someone else.
+      guard case .resting = phase else { return }
+      let r = send(.applyActionCode(code: code), &fx)
+      phase = .accountFlow(AccountFlow(kind: .applyActionCode, request: r))
     }
   }
 
@@ -90,7 +104,7 @@ extension AuthMachine {
       resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .reloadingAccount:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -134,7 +148,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .reloadingAccount:
+      .accountFlow:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -159,7 +173,7 @@ extension AuthMachine {
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }
-    case .starting, .restoring, .resting, .unlinkingProvider, .reloadingAccount:
+    case .starting, .restoring, .resting, .unlinkingProvider, .accountFlow:
       return  // Nothing to cancel (a request already sent cannot be taken back).
     }
   }

@@ -45,7 +45,7 @@ extension AuthMachine {
         deletionAuthorized(a, provider: provider, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .reloadingAccount:
+        .unlinkingProvider, .emailFlow, .accountFlow:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -60,7 +60,7 @@ extension AuthMachine {
         deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .reloadingAccount:
+        .unlinkingProvider, .emailFlow, .accountFlow:
         return
       }
     case .refreshToken(let id, let a):
@@ -84,8 +84,22 @@ extension AuthMachine {
       guard case .unlinkingProvider(let unlink) = phase, unlink.request == id else { return }
       unlinkAnswered(a, unlink: unlink, fx: &fx)
     case .lookupAccount(let id, let a):
-      guard case .reloadingAccount(let r) = phase, r == id else { return }
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .reload else { return }
       reloaded(a, fx: &fx)
+    case .sendVerificationEmail(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .sendVerificationEmail
+      else { return }
+      switch a {
+      case .verificationEmailSent:
+        phase = .resting
+        fx.append(.notify(notification: .verificationEmailSent(email: user?.session.email ?? "")))
+      case .requestFailed(let error):
+        fail(error, origin: .resting, sensitive: nil, fx: &fx)
+      }
+    case .applyActionCode(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .applyActionCode
+      else { return }
+      actionCodeApplied(a, fx: &fx)
     }
   }
 

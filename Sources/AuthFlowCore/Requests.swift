@@ -33,6 +33,10 @@ public enum Request: Hashable, Sendable {
   case unlinkProvider(provider: ProviderID, idToken: String)
   /// Firebase `accounts:lookup`: what the server says about the account now (a reload).
   case lookupAccount(idToken: String)
+  /// Firebase `accounts:sendOobCode` with `VERIFY_EMAIL` for the account of `idToken`.
+  case sendVerificationEmail(idToken: String)
+  /// Firebase `accounts:update` with `oobCode` and no ID token: apply a code from an email link.
+  case applyActionCode(code: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -48,6 +52,8 @@ public enum Request: Hashable, Sendable {
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
     case .lookupAccount: .lookupAccount
+    case .sendVerificationEmail: .sendVerificationEmail
+    case .applyActionCode: .applyActionCode
     }
   }
 }
@@ -58,7 +64,7 @@ public enum Request: Hashable, Sendable {
 public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
-  case unlinkProvider, lookupAccount
+  case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -197,6 +203,23 @@ public enum LookupAnswer: Hashable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `sendVerificationEmail`.
+public enum VerificationEmailAnswer: Hashable, Codable, Sendable {
+  /// The verification email is on its way.
+  case verificationEmailSent
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `applyActionCode`.
+public enum ActionCodeAnswer: Hashable, Codable, Sendable {
+  /// The code was applied (and is spent): the account of `email` now has its email verified as
+  /// `emailVerified` says.
+  case actionCodeApplied(email: String?, emailVerified: Bool)
+  /// The code was refused (`INVALID_OOB_CODE`: malformed or used; `EXPIRED_OOB_CODE`).
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -212,6 +235,8 @@ public enum Answer: Hashable, Sendable {
   case revokeToken(RequestID, RevokeAnswer)
   case unlinkProvider(RequestID, UnlinkAnswer)
   case lookupAccount(RequestID, LookupAnswer)
+  case sendVerificationEmail(RequestID, VerificationEmailAnswer)
+  case applyActionCode(RequestID, ActionCodeAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -228,6 +253,8 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken: .revokeToken(id, .requestFailed(error: e))
     case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
     case .lookupAccount: .lookupAccount(id, .requestFailed(error: e))
+    case .sendVerificationEmail: .sendVerificationEmail(id, .requestFailed(error: e))
+    case .applyActionCode: .applyActionCode(id, .requestFailed(error: e))
     }
   }
 
@@ -237,7 +264,8 @@ public enum Answer: Hashable, Sendable {
     case .loadSession(let id, _), .signUpAnonymously(let id, _), .authorize(let id, _),
       .signInWithIdp(let id, _), .signInWithPassword(let id, _), .signUpWithPassword(let id, _),
       .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
-      .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _):
+      .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
+      .sendVerificationEmail(let id, _), .applyActionCode(let id, _):
       id
     }
   }
@@ -257,6 +285,8 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, let a): .revokeToken(id, a)
     case .unlinkProvider(_, let a): .unlinkProvider(id, a)
     case .lookupAccount(_, let a): .lookupAccount(id, a)
+    case .sendVerificationEmail(_, let a): .sendVerificationEmail(id, a)
+    case .applyActionCode(_, let a): .applyActionCode(id, a)
     }
   }
 
@@ -275,6 +305,8 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken: .revokeToken
     case .unlinkProvider: .unlinkProvider
     case .lookupAccount: .lookupAccount
+    case .sendVerificationEmail: .sendVerificationEmail
+    case .applyActionCode: .applyActionCode
     }
   }
 
@@ -292,6 +324,8 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, let a): a
     case .unlinkProvider(_, let a): a
     case .lookupAccount(_, let a): a
+    case .sendVerificationEmail(_, let a): a
+    case .applyActionCode(_, let a): a
     }
   }
 
@@ -313,12 +347,15 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, .tokenRevoked): "tokenRevoked"
     case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
     case .lookupAccount(_, .accountReloaded): "accountReloaded"
+    case .sendVerificationEmail(_, .verificationEmailSent): "verificationEmailSent"
+    case .applyActionCode(_, .actionCodeApplied): "actionCodeApplied"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
       .sendPasswordReset(_, .requestFailed), .deleteAccount(_, .requestFailed),
       .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
-      .lookupAccount(_, .requestFailed):
+      .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
+      .applyActionCode(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -331,11 +368,12 @@ public enum Answer: Hashable, Sendable {
       .signInWithPassword(_, .requestFailed(let e)), .signUpWithPassword(_, .requestFailed(let e)),
       .sendPasswordReset(_, .requestFailed(let e)), .refreshToken(_, .requestFailed(let e)),
       .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
-      .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)):
+      .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
+      .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount:
+      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
       nil
     }
   }
@@ -348,7 +386,7 @@ public enum Answer: Hashable, Sendable {
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount:
+      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
       nil
     }
   }

@@ -95,7 +95,7 @@ extension Answer {
       return .refreshToken(id, .requestFailed(error: unusable))
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount:
+      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
       return self
     }
   }

@@ -241,6 +241,30 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `accounts:sendOobCode` with `VERIFY_EMAIL`: Firebase takes the address from the account of
+  /// `idToken`.
+  public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
+    switch await call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": idToken]) {
+    case .success: return .verificationEmailSent
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `accounts:update` with `oobCode` and no ID token (Firebase would take the token's account
+  /// instead of applying the code): the code is spent, the account's email verified.
+  public func applyActionCode(_ code: String) async -> ActionCodeAnswer {
+    switch await call("update", ["oobCode": code]) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let verified = json["emailVerified"] as? Bool else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "the applied code's answer lacks emailVerified"))
+      }
+      return .actionCodeApplied(email: json["email"] as? String, emailVerified: verified)
+    }
+  }
+
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.
   public func sendPasswordReset(email: String) async -> ResetAnswer {
     switch await call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": email]) {

@@ -94,6 +94,14 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.reload(idToken: idToken)
   }
 
+  public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
+    await firebase.sendVerificationEmail(idToken: idToken)
+  }
+
+  public func applyActionCode(code: String) async -> ActionCodeAnswer {
+    await firebase.applyActionCode(code)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

@@ -47,7 +47,8 @@ public final class AuthModel {
     switch state {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
-      .creatingAccount, .sendingPasswordReset, .reloadingAccount:
+      .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
+      .applyingActionCode:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -71,7 +72,9 @@ public final class AuthModel {
     case .sessionExpired: lastError = AuthError(code: "SESSION_EXPIRED")
     case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
     case .migrationReady(let from, let to): migration = (from, to)
-    case .passwordResetSent, .signedOutElsewhere, .userChanged: break  // The state shows it.
+    case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
+      .actionCodeApplied:
+      break  // The state shows it (or the app's own notification handler).
     }
   }
 
@@ -118,6 +121,10 @@ public final class AuthModel {
   /// Ask Firebase for the account as it is now (email verified, providers, name); a disabled
   /// or deleted account, or revoked tokens, sign out.
   public func reload() { send(.reloadRequested) }
+  /// Email the signed-in user a link that verifies their address.
+  public func sendEmailVerification() { send(.sendEmailVerification) }
+  /// Apply the `oobCode` of an email link the app was opened with (a verification).
+  public func applyActionCode(_ code: String) { send(.applyActionCode(code: code)) }
   public func cancel() { send(.cancelTapped) }
 
   /// A valid ID token for an API call.

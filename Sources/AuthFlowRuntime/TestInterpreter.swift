@@ -12,8 +12,8 @@ import AuthFlowCore
 ///
 /// Each request kind (`Queue`'s static members: `signUpAnonymously`, `authorize`,
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
-/// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`) takes only
-/// its own answer
+/// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
+/// `sendVerificationEmail`, `applyActionCode`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -143,6 +143,14 @@ public actor TestInterpreter: AuthInterpreter {
     await next(.lookupAccount(idToken: idToken)) { .requestFailed(error: $0) }
   }
 
+  public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
+    await next(.sendVerificationEmail(idToken: idToken)) { .requestFailed(error: $0) }
+  }
+
+  public func applyActionCode(code: String) async -> ActionCodeAnswer {
+    await next(.applyActionCode(code: code)) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -199,4 +207,14 @@ extension TestInterpreter.Queue where Answer == UnlinkAnswer {
 extension TestInterpreter.Queue where Answer == LookupAnswer {
   /// `lookupAccount` (a reload).
   public static var lookupAccount: Self { Self(kind: .lookupAccount) }
+}
+
+extension TestInterpreter.Queue where Answer == VerificationEmailAnswer {
+  /// `sendVerificationEmail`.
+  public static var sendVerificationEmail: Self { Self(kind: .sendVerificationEmail) }
+}
+
+extension TestInterpreter.Queue where Answer == ActionCodeAnswer {
+  /// `applyActionCode`.
+  public static var applyActionCode: Self { Self(kind: .applyActionCode) }
 }

@@ -127,7 +127,7 @@ public struct ResultTemplate: Equatable, Sendable {
     case .signInWithIdp(let c, _): c.provider
     case .revokeToken(let p, _, _), .unlinkProvider(let p, _): p
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .refreshToken, .deleteAccount, .lookupAccount:
+      .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode:
       nil
     }
   }
@@ -167,6 +167,8 @@ extension Answer {
     case .revokeToken(_, let a): .revokeToken(id, a)
     case .unlinkProvider(_, let a): .unlinkProvider(id, a)
     case .lookupAccount(_, let a): .lookupAccount(id, a)
+    case .sendVerificationEmail(_, let a): .sendVerificationEmail(id, a)
+    case .applyActionCode(_, let a): .applyActionCode(id, a)
     }
   }
 }

@@ -52,6 +52,8 @@ extension JSONReader {
     case .deleteAccountTapped: return .deleteAccountTapped
     case .cancelTapped: return .cancelTapped
     case .reloadRequested: return .reloadRequested
+    case .sendEmailVerification: return .sendEmailVerification
+    case .applyActionCode: return .applyActionCode(code: try string(f["code"], join(p, "code")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -147,6 +149,15 @@ extension JSONReader {
           id,
           .providerUnlinked(
             providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) })))
+    case (.sendVerificationEmail, .verificationEmailSent):
+      return ResultTemplate(.sendVerificationEmail(id, .verificationEmailSent))
+    case (.applyActionCode, .actionCodeApplied):
+      return ResultTemplate(
+        .applyActionCode(
+          id,
+          .actionCodeApplied(
+            email: try optionalString(f["email"], join(p, "email")),
+            emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: true))))
     case (.lookupAccount, .accountReloaded):
       return ResultTemplate(
         .lookupAccount(

@@ -29,7 +29,8 @@ public struct SequenceDiagram: Sendable {
       case .refreshToken: .secureToken
       case .loadSession: .store
       case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
-        .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount:
+        .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
+        .sendVerificationEmail, .applyActionCode:
         .firebase
       }
     }
@@ -161,7 +162,7 @@ public struct SequenceDiagram: Sendable {
         provider = " (\(c.provider.rawValue)\(linkTo == nil ? "" : ", linkTo"))"
       case .signUpWithPassword(_, _, let linkTo): provider = linkTo == nil ? "" : " (linkTo)"
       case .signUpAnonymously, .signInWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount, .lookupAccount:
+        .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode:
         provider = ""
       }
       return out(Lane.of(request.kind), "#\(id) \(effect.name)\(provider)")

@@ -23,7 +23,7 @@ public struct FieldSpec: Sendable, Equatable {
 public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
-  case tokenRevoked, providerUnlinked, accountReloaded
+  case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -38,8 +38,10 @@ public enum Vocabulary {
   public static func fields(_ kind: Intent.Kind) -> [FieldSpec] {
     switch kind {
     case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
-      .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested:
+      .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested,
+      .sendEmailVerification:
       []
+    case .applyActionCode: [FieldSpec("code", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -65,7 +67,14 @@ public enum Vocabulary {
         )
       ]
     case .providerSucceeded: [FieldSpec("credential", ##"{ "$ref": "#/$defs/credential" }"##)]
-    case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked: []
+    case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
+      .verificationEmailSent:
+      []
+    case .actionCodeApplied:
+      [
+        .optional("email", string),
+        .optional("emailVerified", ##"{ "type": "boolean", "default": true }"##),
+      ]
     case .providerUnlinked:
       [FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##)]
     case .accountReloaded:
@@ -109,7 +118,8 @@ public enum Vocabulary {
     case .deleteAccount: ["requestId", "idToken"]
     case .revokeToken: ["requestId", "provider", "authorizationCode", "idToken"]
     case .unlinkProvider: ["requestId", "provider", "idToken"]
-    case .lookupAccount: ["requestId", "idToken"]
+    case .lookupAccount, .sendVerificationEmail: ["requestId", "idToken"]
+    case .applyActionCode: ["requestId", "code"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -127,6 +137,7 @@ public enum Vocabulary {
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
     case .userChanged: ["from", "to"]
+    case .verificationEmailSent, .actionCodeApplied: ["email"]
     }
   }
 
@@ -154,6 +165,10 @@ public enum Vocabulary {
     case .cancelTapped: "abandon the flow in progress"
     case .reloadRequested:
       "ask Firebase for the account as it is now (`accounts:lookup`): email, `emailVerified`, providers and name follow; a dead session signs out"
+    case .sendEmailVerification:
+      "email the signed-in user a link that verifies their address (`accounts:sendOobCode VERIFY_EMAIL`)"
+    case .applyActionCode:
+      "apply the `code` (`oobCode`) of a verification link the app was opened with, signed in or not"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -178,6 +193,9 @@ public enum Vocabulary {
     case .providerUnlinked: "a provider was removed; `providers` is what is linked now"
     case .accountReloaded:
       "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`) and `displayName`"
+    case .verificationEmailSent: "the verification email is on its way"
+    case .actionCodeApplied:
+      "the code was applied and spent: the account of `email` (optional) has its email verified (`emailVerified`, default `true`)"
     }
   }
 
@@ -202,6 +220,8 @@ public enum Vocabulary {
     case .revokeToken: "Firebase `accounts:revokeToken` with an authorization code"
     case .unlinkProvider: "Firebase `accounts:update deleteProvider`"
     case .lookupAccount: "Firebase `accounts:lookup` (a reload)"
+    case .sendVerificationEmail: "Firebase `accounts:sendOobCode VERIFY_EMAIL`"
+    case .applyActionCode: "Firebase `accounts:update {oobCode}` (no ID token)"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -223,6 +243,9 @@ public enum Vocabulary {
     case .passwordResetSent: "the password-reset email is on its way"
     case .signedOutElsewhere: "another process signed out (or deleted the account): so is this one"
     case .userChanged: "another process signed in someone else (`from` is `null` when nobody was)"
+    case .verificationEmailSent: "the verification email is on its way to `email`"
+    case .actionCodeApplied:
+      "an email link's code was applied (`email`: whose address it verified, when the server said)"
     }
   }
 
@@ -259,6 +282,8 @@ public enum Vocabulary {
     case .revokeToken: [.tokenRevoked, .requestFailed]
     case .unlinkProvider: [.providerUnlinked, .requestFailed]
     case .lookupAccount: [.accountReloaded, .requestFailed]
+    case .sendVerificationEmail: [.verificationEmailSent, .requestFailed]
+    case .applyActionCode: [.actionCodeApplied, .requestFailed]
     }
   }
 

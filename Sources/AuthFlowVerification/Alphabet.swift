@@ -60,8 +60,9 @@ public enum Alphabet {
     // conflict answer that may have to be asked for again), and unlinking.
     .signInWithProviderTapped(provider: .apple), .linkProviderTapped(provider: .apple),
     .unlinkProviderTapped(provider: .google),
-    // A reload: the server's view of the account replaces what it owns.
-    .reloadRequested,
+    // A reload: the server's view of the account replaces what it owns. Email verification:
+    // the mail, and a link's code (this user's or another account's).
+    .reloadRequested, .sendEmailVerification, .applyActionCode(code: "oob-1"),
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -76,6 +77,7 @@ public enum Alphabet {
         .signInWithProviderTapped(provider: .apple),
         .signInWithEmail(email: "mike@example.com", password: "pw-1"),
         .createAccount(email: "new@example.com", password: "pw-2"), token,
+        .applyActionCode(code: "oob-1"),
       ]
     case .anonymous:
       return [
@@ -90,6 +92,7 @@ public enum Alphabet {
         .deleteAccountTapped, .unlinkProviderTapped(provider: .google), .migrationFinished,
         .signOutTapped(discardAnonymousData: false), token,
         .idTokenRequested(requestId: 0, forceRefresh: true), .reloadRequested,
+        .sendEmailVerification, .applyActionCode(code: "oob-1"),
       ]
     case .migrationRequired:
       return [
@@ -99,7 +102,8 @@ public enum Alphabet {
     case .reauthenticationRequired: return [.reauthenticateTapped(), .cancelTapped]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
-      .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount:
+      .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
+      .sendingVerificationEmail, .applyingActionCode:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -157,7 +161,12 @@ public enum Alphabet {
         case .waitingForToken: kind = nil
         }
       case .unlinkingProvider: kind = .unlinkProvider
-      case .reloadingAccount: kind = .lookupAccount
+      case .accountFlow(let f):
+        switch f.kind {
+        case .reload: kind = .lookupAccount
+        case .sendVerificationEmail: kind = .sendVerificationEmail
+        case .applyActionCode: kind = .applyActionCode
+        }
       case .emailFlow(let e):
         switch e.kind {
         case .signIn: kind = .signInWithPassword
@@ -290,13 +299,15 @@ public enum Alphabet {
     "revokeToken": ["NETWORK", "INVALID_CREDENTIAL", "REVOCATION_UNSUPPORTED"],
     "unlinkProvider": ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK", "TOKEN_EXPIRED"],
     "lookupAccount": ["NETWORK", "USER_DISABLED", "INVALID_ID_TOKEN"],
+    "sendVerificationEmail": ["TOO_MANY_ATTEMPTS_TRY_LATER", "TOKEN_EXPIRED"],
+    "applyActionCode": ["INVALID_OOB_CODE", "USER_DISABLED", "NETWORK"],
   ]
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
     "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
-    "lookupAccount": 3,
+    "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2,
   ]
 
   /// How many of those results are successes (they come first).
@@ -340,8 +351,10 @@ public enum Alphabet {
     guard let kind = Vocabulary.requestKind(name) else { return [] }
     func failed(_ code: String) -> Answer { .failed(kind, id, AuthError(code: code)) }
     if let uid = current?.uid, world.history.deleted.contains(uid),
-      ["refreshToken", "deleteAccount", "revokeToken", "unlinkProvider", "lookupAccount"].contains(
-        name)
+      [
+        "refreshToken", "deleteAccount", "revokeToken", "unlinkProvider", "lookupAccount",
+        "sendVerificationEmail",
+      ].contains(name)
     {
       // The server deleted this account (the machine may not know: a relaunch lost the write
       // that said so): it answers as Firebase does for a deleted user.
@@ -443,6 +456,16 @@ public enum Alphabet {
             profile: Profile(
               email: current?.email, emailVerified: false, providers: providers,
               displayName: current?.displayName))),
+      ]
+    case .sendVerificationEmail:
+      out = [.sendVerificationEmail(id, .verificationEmailSent)]
+    case .applyActionCode:
+      // The code verified this user's address, or another account's (a link opened by someone
+      // else, or on a device where another account is signed in).
+      out = [
+        .applyActionCode(
+          id, .actionCodeApplied(email: current?.email ?? "mike@example.com", emailVerified: true)),
+        .applyActionCode(id, .actionCodeApplied(email: "ana@example.com", emailVerified: true)),
       ]
     case .signInWithPassword:
       out = [

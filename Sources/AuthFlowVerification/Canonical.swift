@@ -211,8 +211,9 @@ struct Canonicalizer {
     case .emailFlow(var e):
       e.request = id(e.request)
       return .emailFlow(e)
-    case .reloadingAccount(let r):
-      return .reloadingAccount(request: id(r))
+    case .accountFlow(var f):
+      f.request = id(f.request)
+      return .accountFlow(f)
     }
   }
 }

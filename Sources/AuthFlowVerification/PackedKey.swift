@@ -289,9 +289,10 @@ struct PackedEncoder {
       id(e.request)
       put(UInt32(EmailFlow.Kind.allCases.firstIndex(of: e.kind) ?? 0))
       string(e.email)
-    case .reloadingAccount(let r):
+    case .accountFlow(let f):
       put(12)
-      id(r)
+      id(f.request)
+      put(UInt32(AccountFlow.Kind.allCases.firstIndex(of: f.kind) ?? 0))
     }
   }
 

@@ -346,4 +346,8 @@ struct InstantInterpreter: AuthInterpreter {
     .requestFailed(error: offline)
   }
   func lookupAccount(idToken: String) async -> LookupAnswer { .requestFailed(error: offline) }
+  func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
+    .requestFailed(error: offline)
+  }
+  func applyActionCode(code: String) async -> ActionCodeAnswer { .requestFailed(error: offline) }
 }

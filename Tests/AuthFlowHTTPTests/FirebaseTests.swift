@@ -252,4 +252,50 @@ struct FirebaseTests {
     }
     #expect(error.code == "TOKEN_EXPIRED")
   }
+
+  @Test(
+    "email verification: the mail's code verifies the session and the next token; a spent code is refused"
+  )
+  func emailVerification() async throws {
+    let interpreter = HTTPInterpreter(
+      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    let notes = await runtime.notifications()
+    await runtime.start()
+    await runtime.settled()
+    await runtime.send(.createAccount(email: "verify@example.com", password: "secret-pw-1"))
+    await runtime.settled()
+    let before = try #require(await runtime.state.session)
+    #expect(!before.emailVerified)
+    await runtime.send(.sendEmailVerification)
+    await runtime.settled()
+    let mail = try #require(
+      try await standIn.oobCodes().first {
+        $0["requestType"] as? String == "VERIFY_EMAIL"
+          && $0["email"] as? String == "verify@example.com"
+      })
+    let code = try #require(mail["oobCode"] as? String)
+    await runtime.send(.applyActionCode(code: code))
+    await runtime.settled()
+    let after = try #require(await runtime.state.session)
+    #expect(after.emailVerified)
+    #expect(after.idToken != before.idToken, "a fresh ID token follows the verification")
+    #expect(after.claims?["email_verified"] == .bool(true))
+    // The code is spent: applying it again is refused, and nobody is signed out.
+    await runtime.send(.applyActionCode(code: code))
+    await runtime.settled()
+    #expect(await runtime.state.session?.uid == before.uid)
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if case .error = note { break }
+    }
+    #expect(seen.contains(.verificationEmailSent(email: "verify@example.com")))
+    #expect(seen.contains(.actionCodeApplied(email: "verify@example.com")))
+    guard case .error(let error)? = seen.last else {
+      Issue.record("expected the spent code's error, got \(seen)")
+      return
+    }
+    #expect(error.code == "INVALID_OOB_CODE")
+  }
 }

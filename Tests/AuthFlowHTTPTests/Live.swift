@@ -91,6 +91,15 @@ final class StandIn: @unchecked Sendable {
     return json
   }
 
+  /// The mail nobody receives: every unspent email-action code.
+  func oobCodes() async throws -> [[String: Any]] {
+    let url = URL(string: "http://\(hostPort)/_standin/oobCodes")!
+    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "oobCodes") }
+    return json["oobCodes"] as? [[String: Any]] ?? []
+  }
+
   func users() async throws -> [[String: Any]] {
     try await snapshot()["users"] as? [[String: Any]] ?? []
   }

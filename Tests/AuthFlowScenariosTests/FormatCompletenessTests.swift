@@ -229,11 +229,14 @@ struct FormatCompletenessTests {
         case .tokenRefreshed:
           value = #"{"tokenRefreshed": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .providerUnlinked: value = #"{"providerUnlinked": {"providers": []}}"#
+        case .actionCodeApplied:
+          value = #"{"actionCodeApplied": {"email": "m@example.com"}}"#
         case .accountReloaded:
           value = #"{"accountReloaded": {"providers": [], "emailVerified": true}}"#
         case .requestFailed, .providerFailed:
           value = "{\"\(name)\": {\"error\": {\"code\": \"X\"}}}"
-        case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked:
+        case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
+          .verificationEmailSent:
           value = "\"\(name)\""
         }
         let text =
