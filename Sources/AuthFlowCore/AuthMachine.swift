@@ -55,6 +55,8 @@ public struct AuthMachine: Hashable, Sendable {
       case .reload: .reloadingAccount
       case .sendVerificationEmail: .sendingVerificationEmail
       case .applyActionCode: .applyingActionCode
+      case .checkActionCode: .checkingActionCode
+      case .confirmPasswordReset: .confirmingPasswordReset
       }
     }
   }

@@ -45,6 +45,10 @@ public enum AuthState: Hashable, Codable, Sendable {
   case sendingVerificationEmail(request: RequestID, user: SignedInUser)
   /// `applyActionCode` in flight; `user` is whoever is signed in (anyone, or nobody).
   case applyingActionCode(request: RequestID, user: SignedInUser?)
+  /// `checkActionCode` in flight; `user` is whoever is signed in.
+  case checkingActionCode(request: RequestID, user: SignedInUser?)
+  /// `confirmPasswordReset` in flight; `user` is whoever is signed in.
+  case confirmingPasswordReset(request: RequestID, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -54,7 +58,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case googleAuthenticated, providerAuthenticated, migrationRequired, migrating
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
-  case sendingVerificationEmail, applyingActionCode
+  case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
 }
 
 extension AuthState {
@@ -102,6 +106,8 @@ extension AuthState {
       case .sendVerificationEmail:
         self = .sendingVerificationEmail(request: f.request, user: user ?? .missing)
       case .applyActionCode: self = .applyingActionCode(request: f.request, user: user)
+      case .checkActionCode: self = .checkingActionCode(request: f.request, user: user)
+      case .confirmPasswordReset: self = .confirmingPasswordReset(request: f.request, user: user)
       }
     }
   }
@@ -140,6 +146,10 @@ extension AuthState {
       (.accountFlow(AccountFlow(kind: .sendVerificationEmail, request: r)), u)
     case .applyingActionCode(let r, let u):
       (.accountFlow(AccountFlow(kind: .applyActionCode, request: r)), u)
+    case .checkingActionCode(let r, let u):
+      (.accountFlow(AccountFlow(kind: .checkActionCode, request: r)), u)
+    case .confirmingPasswordReset(let r, let u):
+      (.accountFlow(AccountFlow(kind: .confirmPasswordReset, request: r)), u)
     }
   }
 
@@ -166,6 +176,8 @@ extension AuthState {
     case .reloadingAccount: .reloadingAccount
     case .sendingVerificationEmail: .sendingVerificationEmail
     case .applyingActionCode: .applyingActionCode
+    case .checkingActionCode: .checkingActionCode
+    case .confirmingPasswordReset: .confirmingPasswordReset
     }
   }
 

@@ -53,6 +53,10 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case verificationEmailSent(email: String)
   /// A code from an email link was applied (for the account of `email`, when the server said).
   case actionCodeApplied(email: String?)
+  /// What a code is for (`operation`: `PASSWORD_RESET`, `VERIFY_EMAIL`, …) and whose address.
+  case actionCodeChecked(operation: String, email: String?)
+  /// A password reset is done: sign in with the new password.
+  case passwordResetConfirmed(email: String?)
 }
 
 // MARK: - Names
@@ -64,7 +68,8 @@ extension Effect {
     case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
-    case sendVerificationEmail, applyActionCode, signOutProvider
+    case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
+    case signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -76,7 +81,7 @@ extension Effect {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-        .applyActionCode:
+        .applyActionCode, .checkActionCode, .confirmPasswordReset:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -148,6 +153,8 @@ extension Request {
     case .lookupAccount: .lookupAccount
     case .sendVerificationEmail: .sendVerificationEmail
     case .applyActionCode: .applyActionCode
+    case .checkActionCode: .checkActionCode
+    case .confirmPasswordReset: .confirmPasswordReset
     }
   }
 
@@ -160,7 +167,7 @@ extension AuthNotification {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
-    case actionCodeApplied
+    case actionCodeApplied, actionCodeChecked, passwordResetConfirmed
   }
 
   /// The notification's name.
@@ -176,6 +183,8 @@ extension AuthNotification {
     case .userChanged: .userChanged
     case .verificationEmailSent: .verificationEmailSent
     case .actionCodeApplied: .actionCodeApplied
+    case .actionCodeChecked: .actionCodeChecked
+    case .passwordResetConfirmed: .passwordResetConfirmed
     }
   }
 }
@@ -204,6 +213,8 @@ extension Effect: Codable {
     case lookupAccount(requestId: RequestID, idToken: String)
     case sendVerificationEmail(requestId: RequestID, idToken: String)
     case applyActionCode(requestId: RequestID, code: String)
+    case checkActionCode(requestId: RequestID, code: String)
+    case confirmPasswordReset(requestId: RequestID, code: String, newPassword: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -238,6 +249,9 @@ extension Effect: Codable {
     case .sendVerificationEmail(let id, let t):
       self = .request(id, .sendVerificationEmail(idToken: t))
     case .applyActionCode(let id, let c): self = .request(id, .applyActionCode(code: c))
+    case .checkActionCode(let id, let c): self = .request(id, .checkActionCode(code: c))
+    case .confirmPasswordReset(let id, let c, let p):
+      self = .request(id, .confirmPasswordReset(code: c, newPassword: p))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -274,6 +288,9 @@ extension Effect: Codable {
       case .lookupAccount(let t): wire = .lookupAccount(requestId: id, idToken: t)
       case .sendVerificationEmail(let t): wire = .sendVerificationEmail(requestId: id, idToken: t)
       case .applyActionCode(let c): wire = .applyActionCode(requestId: id, code: c)
+      case .checkActionCode(let c): wire = .checkActionCode(requestId: id, code: c)
+      case .confirmPasswordReset(let c, let p):
+        wire = .confirmPasswordReset(requestId: id, code: c, newPassword: p)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

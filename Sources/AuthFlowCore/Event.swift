@@ -55,6 +55,11 @@ public enum Intent: Hashable, Sendable {
   /// Apply the code (`oobCode`) of an email link the app received (a verification; signed in
   /// or not): `accounts:update {oobCode}`.
   case applyActionCode(code: String)
+  /// Ask what a code from an email link is for (and whose address), without using it: before
+  /// showing a "choose a new password" screen.
+  case checkActionCode(code: String)
+  /// Finish a password reset with the code from the reset mail and the new password.
+  case confirmPasswordReset(code: String, newPassword: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -90,7 +95,7 @@ extension Intent {
     case createAccount
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
-    case sendEmailVerification, applyActionCode
+    case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
   }
 
   /// The intent's name, as scenario files spell it.
@@ -115,6 +120,8 @@ extension Intent {
     case .reloadRequested: .reloadRequested
     case .sendEmailVerification: .sendEmailVerification
     case .applyActionCode: .applyActionCode
+    case .checkActionCode: .checkActionCode
+    case .confirmPasswordReset: .confirmPasswordReset
     }
   }
 
@@ -142,6 +149,8 @@ extension Intent: Codable {
     case signOutTapped(discardAnonymousData: Bool)
     case deleteAccountTapped, cancelTapped, reloadRequested, sendEmailVerification
     case applyActionCode(code: String)
+    case checkActionCode(code: String)
+    case confirmPasswordReset(code: String, newPassword: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -166,6 +175,8 @@ extension Intent: Codable {
     case .reloadRequested: self = .reloadRequested
     case .sendEmailVerification: self = .sendEmailVerification
     case .applyActionCode(let c): self = .applyActionCode(code: c)
+    case .checkActionCode(let c): self = .checkActionCode(code: c)
+    case .confirmPasswordReset(let c, let p): self = .confirmPasswordReset(code: c, newPassword: p)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -192,43 +203,11 @@ extension Intent: Codable {
     case .reloadRequested: wire = .reloadRequested
     case .sendEmailVerification: wire = .sendEmailVerification
     case .applyActionCode(let c): wire = .applyActionCode(code: c)
+    case .checkActionCode(let c): wire = .checkActionCode(code: c)
+    case .confirmPasswordReset(let c, let p): wire = .confirmPasswordReset(code: c, newPassword: p)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)
-  }
-}
-
-extension Answer: Codable {
-  private enum CodingKeys: String, CodingKey { case kind, requestId, answer }
-
-  public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: CodingKeys.self)
-    let id = try c.decode(RequestID.self, forKey: .requestId)
-    func a<T: Decodable>(_ t: T.Type) throws -> T { try c.decode(T.self, forKey: .answer) }
-    switch try c.decode(RequestKind.self, forKey: .kind) {
-    case .loadSession: self = .loadSession(id, try a(LoadAnswer.self))
-    case .signUpAnonymously: self = .signUpAnonymously(id, try a(SessionAnswer.self))
-    case .authorize: self = .authorize(id, try a(AuthorizeAnswer.self))
-    case .signInWithIdp: self = .signInWithIdp(id, try a(IdPAnswer.self))
-    case .signInWithPassword: self = .signInWithPassword(id, try a(SignInAnswer.self))
-    case .signUpWithPassword: self = .signUpWithPassword(id, try a(SessionAnswer.self))
-    case .sendPasswordReset: self = .sendPasswordReset(id, try a(ResetAnswer.self))
-    case .refreshToken: self = .refreshToken(id, try a(RefreshAnswer.self))
-    case .deleteAccount: self = .deleteAccount(id, try a(DeleteAnswer.self))
-    case .revokeToken: self = .revokeToken(id, try a(RevokeAnswer.self))
-    case .unlinkProvider: self = .unlinkProvider(id, try a(UnlinkAnswer.self))
-    case .lookupAccount: self = .lookupAccount(id, try a(LookupAnswer.self))
-    case .sendVerificationEmail:
-      self = .sendVerificationEmail(id, try a(VerificationEmailAnswer.self))
-    case .applyActionCode: self = .applyActionCode(id, try a(ActionCodeAnswer.self))
-    }
-  }
-
-  public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: CodingKeys.self)
-    try c.encode(kind, forKey: .kind)
-    try c.encode(id, forKey: .requestId)
-    try outcome.encode(to: c.superEncoder(forKey: .answer))
   }
 }
 

@@ -35,6 +35,10 @@ public protocol AuthInterpreter: Sendable {
   func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer
   /// `accounts:update` with `oobCode`: apply a code from an email link.
   func applyActionCode(code: String) async -> ActionCodeAnswer
+  /// `accounts:resetPassword` with `oobCode` alone: what the code is for.
+  func checkActionCode(code: String) async -> CheckCodeAnswer
+  /// `accounts:resetPassword` with `oobCode` and `newPassword`.
+  func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -76,6 +80,10 @@ extension AuthInterpreter {
       .sendVerificationEmail(id, await sendVerificationEmail(idToken: t))
     case .applyActionCode(let code):
       .applyActionCode(id, await applyActionCode(code: code))
+    case .checkActionCode(let code):
+      .checkActionCode(id, await checkActionCode(code: code))
+    case .confirmPasswordReset(let code, let password):
+      .confirmPasswordReset(id, await confirmPasswordReset(code: code, newPassword: password))
     }
   }
 }

@@ -355,7 +355,7 @@ enum Behaviour {
       // action code carries no token and may be another account's: its failure is no verdict
       // on this session.
       if family == .flow, case .migrating = before.phase { return }
-      if family == .flow, case .accountFlow(let f) = before.phase, f.kind == .applyActionCode {
+      if family == .flow, case .accountFlow(let f) = before.phase, f.kind.isActionCode {
         return
       }
       if after.user != nil {
@@ -524,17 +524,27 @@ enum Promises {
           .verificationMailHasAnAddress,
           "a verification mail was asked for without a signed-in account with an address"))
     }
-    let sent = effects.contains {
-      if case .request(_, .applyActionCode) = $0 { return true }
-      return false
+    for case .request(_, let request) in effects {
+      let given: String?
+      switch event {
+      case .intent(.applyActionCode(let c)), .intent(.checkActionCode(let c)),
+        .intent(.confirmPasswordReset(let c, _)):
+        given = c
+      default: given = nil
+      }
+      let sent: String?
+      switch request {
+      case .applyActionCode(let c), .checkActionCode(let c), .confirmPasswordReset(let c, _):
+        sent = c
+      default: sent = nil
+      }
+      if let sent, sent != given {
+        out.append(
+          Violation(.actionCodeKeepsSession, "an action code was sent without the app giving it"))
+      }
     }
-    if sent, case .intent(.applyActionCode) = event {
-    } else if sent {
-      out.append(
-        Violation(.actionCodeKeepsSession, "an action code was sent without the app applying it"))
-    }
-    guard case .answer(.applyActionCode(let id, let answer)) = event,
-      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .applyActionCode
+    guard let answer = event.answer, case .accountFlow(let f) = before.phase,
+      f.request == answer.id, f.kind.isActionCode
     else { return }
     let b = before.user?.session
     let cleared = effects.contains {
@@ -545,7 +555,8 @@ enum Promises {
       out.append(
         Violation(.actionCodeKeepsSession, "the answer to an action code changed who is signed in"))
     }
-    guard case .actionCodeApplied(let email, let verified) = answer, let b else { return }
+    guard case .applyActionCode(_, .actionCodeApplied(let email, let verified)) = answer, let b
+    else { return }
     if verified, let email, b.email == email, !b.emailVerified {
       if after.user?.session.emailVerified != true {
         out.append(

@@ -209,7 +209,7 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail: return user != nil
-      case .applyActionCode: return true
+      case .applyActionCode, .checkActionCode, .confirmPasswordReset: return true
       }
     }
   }
@@ -530,18 +530,7 @@ public enum Invariants {
   }
 
   /// The token an effect sends to a server, if any.
-  static func usedToken(_ effect: Effect) -> String? {
-    guard case .request(_, let request) = effect else { return nil }
-    switch request {
-    case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
-      .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t):
-      return t
-    case .signInWithIdp(_, let t?), .signUpWithPassword(_, _, let t?): return t
-    case .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
-      .signUpWithPassword, .sendPasswordReset, .applyActionCode:
-      return nil
-    }
-  }
+  static func usedToken(_ effect: Effect) -> String? { effect.asRequest?.sentToken }
 
   static func describe(_ event: Event) -> String {
     switch event {

@@ -149,6 +149,18 @@ public struct AccountFlow: Hashable, Sendable {
     case sendVerificationEmail
     /// `applyActionCode`: a code from an email link (signed in or not).
     case applyActionCode
+    /// `checkActionCode`: what a code is for (signed in or not).
+    case checkActionCode
+    /// `confirmPasswordReset`: a reset finished with a new password (signed in or not).
+    case confirmPasswordReset
+
+    /// Whether the request carries a code from an email link rather than the session's token.
+    public var isActionCode: Bool {
+      switch self {
+      case .reload, .sendVerificationEmail: false
+      case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
+      }
+    }
   }
 
   public var kind: Kind

@@ -75,6 +75,14 @@ extension AuthMachine {
       guard case .resting = phase else { return }
       let r = send(.applyActionCode(code: code), &fx)
       phase = .accountFlow(AccountFlow(kind: .applyActionCode, request: r))
+    case .checkActionCode(let code):
+      guard case .resting = phase else { return }
+      let r = send(.checkActionCode(code: code), &fx)
+      phase = .accountFlow(AccountFlow(kind: .checkActionCode, request: r))
+    case .confirmPasswordReset(let code, let password):
+      guard case .resting = phase else { return }
+      let r = send(.confirmPasswordReset(code: code, newPassword: password), &fx)
+      phase = .accountFlow(AccountFlow(kind: .confirmPasswordReset, request: r))
     }
   }
 

@@ -100,6 +100,27 @@ extension AuthMachine {
       guard case .accountFlow(let f) = phase, f.request == id, f.kind == .applyActionCode
       else { return }
       actionCodeApplied(a, fx: &fx)
+    case .checkActionCode(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .checkActionCode
+      else { return }
+      // Like every code, it is not the session: a refusal is reported, nothing else.
+      phase = .resting
+      switch a {
+      case .actionCodeChecked(let operation, let email):
+        fx.append(.notify(notification: .actionCodeChecked(operation: operation, email: email)))
+      case .requestFailed(let error): Self.report(error, &fx)
+      }
+    case .confirmPasswordReset(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .confirmPasswordReset
+      else { return }
+      // Firebase ends the account's sessions; a session of it here finds out at its next
+      // refresh (sessionExpired), as it would after a reset from another device.
+      phase = .resting
+      switch a {
+      case .passwordResetConfirmed(let email):
+        fx.append(.notify(notification: .passwordResetConfirmed(email: email)))
+      case .requestFailed(let error): Self.report(error, &fx)
+      }
     }
   }
 

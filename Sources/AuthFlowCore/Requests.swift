@@ -37,6 +37,11 @@ public enum Request: Hashable, Sendable {
   case sendVerificationEmail(idToken: String)
   /// Firebase `accounts:update` with `oobCode` and no ID token: apply a code from an email link.
   case applyActionCode(code: String)
+  /// Firebase `accounts:resetPassword` with `oobCode` alone: what a code is for, without using
+  /// it.
+  case checkActionCode(code: String)
+  /// Firebase `accounts:resetPassword` with `oobCode` and `newPassword`: finish a reset.
+  case confirmPasswordReset(code: String, newPassword: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -54,6 +59,72 @@ public enum Request: Hashable, Sendable {
     case .lookupAccount: .lookupAccount
     case .sendVerificationEmail: .sendVerificationEmail
     case .applyActionCode: .applyActionCode
+    case .checkActionCode: .checkActionCode
+    case .confirmPasswordReset: .confirmPasswordReset
+    }
+  }
+}
+
+// MARK: - What each request is: declared here once, read by the invariants, the scenario runner
+// and the report instead of a switch over the requests in each.
+
+extension Request {
+  /// The token the request sends to a server (an ID or refresh token, or `linkTo`), if any.
+  public var sentToken: String? {
+    switch self {
+    case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
+      .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t):
+      t
+    case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
+    case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
+      .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      nil
+    }
+  }
+
+  /// The current user's ID token, when the request links to that user (an upgrade or a link).
+  public var linkTo: String? {
+    if case .signInWithIdp(_, let l?) = self { return l }
+    if case .signUpWithPassword(_, _, let l?) = self { return l }
+    return nil
+  }
+
+  /// The provider the request is about, if any.
+  public var provider: ProviderID? {
+    switch self {
+    case .authorize(let p, _, _), .revokeToken(let p, _, _), .unlinkProvider(let p, _): p
+    case .signInWithIdp(let c, _): c.provider
+    case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
+      .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
+      .checkActionCode, .confirmPasswordReset:
+      nil
+    }
+  }
+}
+
+/// Where a request goes.
+public enum Destination: Hashable, Sendable {
+  /// A provider's consent step.
+  case consent
+  /// Firebase Auth (Identity Toolkit).
+  case firebase
+  /// Secure Token (`/v1/token`).
+  case secureToken
+  /// The session store.
+  case store
+}
+
+extension RequestKind {
+  /// Where a request of this kind goes.
+  public var destination: Destination {
+    switch self {
+    case .authorize: .consent
+    case .refreshToken: .secureToken
+    case .loadSession: .store
+    case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
+      .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
+      .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      .firebase
     }
   }
 }
@@ -64,7 +135,8 @@ public enum Request: Hashable, Sendable {
 public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
-  case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode
+  case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
+  case confirmPasswordReset
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -220,6 +292,24 @@ public enum ActionCodeAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `checkActionCode`.
+public enum CheckCodeAnswer: Hashable, Codable, Sendable {
+  /// What the code is for (`PASSWORD_RESET`, `VERIFY_EMAIL`, …) and for whose address (withheld
+  /// for an email-link sign-in). The code is not used.
+  case actionCodeChecked(operation: String, email: String?)
+  /// The code was refused (`INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`).
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `confirmPasswordReset`.
+public enum PasswordResetAnswer: Hashable, Codable, Sendable {
+  /// The password of the account of `email` is the new one; Firebase ends that account's
+  /// sessions.
+  case passwordResetConfirmed(email: String?)
+  /// The request failed (`WEAK_PASSWORD` keeps the code usable; `EXPIRED_OOB_CODE`, …).
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -237,6 +327,8 @@ public enum Answer: Hashable, Sendable {
   case lookupAccount(RequestID, LookupAnswer)
   case sendVerificationEmail(RequestID, VerificationEmailAnswer)
   case applyActionCode(RequestID, ActionCodeAnswer)
+  case checkActionCode(RequestID, CheckCodeAnswer)
+  case confirmPasswordReset(RequestID, PasswordResetAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -255,6 +347,8 @@ public enum Answer: Hashable, Sendable {
     case .lookupAccount: .lookupAccount(id, .requestFailed(error: e))
     case .sendVerificationEmail: .sendVerificationEmail(id, .requestFailed(error: e))
     case .applyActionCode: .applyActionCode(id, .requestFailed(error: e))
+    case .checkActionCode: .checkActionCode(id, .requestFailed(error: e))
+    case .confirmPasswordReset: .confirmPasswordReset(id, .requestFailed(error: e))
     }
   }
 
@@ -265,7 +359,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithIdp(let id, _), .signInWithPassword(let id, _), .signUpWithPassword(let id, _),
       .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
       .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
-      .sendVerificationEmail(let id, _), .applyActionCode(let id, _):
+      .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
+      .confirmPasswordReset(let id, _):
       id
     }
   }
@@ -287,6 +382,8 @@ public enum Answer: Hashable, Sendable {
     case .lookupAccount(_, let a): .lookupAccount(id, a)
     case .sendVerificationEmail(_, let a): .sendVerificationEmail(id, a)
     case .applyActionCode(_, let a): .applyActionCode(id, a)
+    case .checkActionCode(_, let a): .checkActionCode(id, a)
+    case .confirmPasswordReset(_, let a): .confirmPasswordReset(id, a)
     }
   }
 
@@ -307,6 +404,8 @@ public enum Answer: Hashable, Sendable {
     case .lookupAccount: .lookupAccount
     case .sendVerificationEmail: .sendVerificationEmail
     case .applyActionCode: .applyActionCode
+    case .checkActionCode: .checkActionCode
+    case .confirmPasswordReset: .confirmPasswordReset
     }
   }
 
@@ -326,6 +425,8 @@ public enum Answer: Hashable, Sendable {
     case .lookupAccount(_, let a): a
     case .sendVerificationEmail(_, let a): a
     case .applyActionCode(_, let a): a
+    case .checkActionCode(_, let a): a
+    case .confirmPasswordReset(_, let a): a
     }
   }
 
@@ -349,13 +450,16 @@ public enum Answer: Hashable, Sendable {
     case .lookupAccount(_, .accountReloaded): "accountReloaded"
     case .sendVerificationEmail(_, .verificationEmailSent): "verificationEmailSent"
     case .applyActionCode(_, .actionCodeApplied): "actionCodeApplied"
+    case .checkActionCode(_, .actionCodeChecked): "actionCodeChecked"
+    case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
       .sendPasswordReset(_, .requestFailed), .deleteAccount(_, .requestFailed),
       .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
       .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
-      .applyActionCode(_, .requestFailed):
+      .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
+      .confirmPasswordReset(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -369,11 +473,13 @@ public enum Answer: Hashable, Sendable {
       .sendPasswordReset(_, .requestFailed(let e)), .refreshToken(_, .requestFailed(let e)),
       .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
       .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
-      .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)):
+      .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
+      .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
+      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
+      .checkActionCode, .confirmPasswordReset:
       nil
     }
   }
@@ -386,7 +492,8 @@ public enum Answer: Hashable, Sendable {
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
+      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
+      .checkActionCode, .confirmPasswordReset:
       nil
     }
   }
@@ -421,6 +528,43 @@ extension Event {
   public var answer: Answer? {
     if case .answer(let a) = self { return a }
     return nil
+  }
+}
+
+extension Answer: Codable {
+  private enum CodingKeys: String, CodingKey { case kind, requestId, answer }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    let id = try c.decode(RequestID.self, forKey: .requestId)
+    func a<T: Decodable>(_ t: T.Type) throws -> T { try c.decode(T.self, forKey: .answer) }
+    switch try c.decode(RequestKind.self, forKey: .kind) {
+    case .loadSession: self = .loadSession(id, try a(LoadAnswer.self))
+    case .signUpAnonymously: self = .signUpAnonymously(id, try a(SessionAnswer.self))
+    case .authorize: self = .authorize(id, try a(AuthorizeAnswer.self))
+    case .signInWithIdp: self = .signInWithIdp(id, try a(IdPAnswer.self))
+    case .signInWithPassword: self = .signInWithPassword(id, try a(SignInAnswer.self))
+    case .signUpWithPassword: self = .signUpWithPassword(id, try a(SessionAnswer.self))
+    case .sendPasswordReset: self = .sendPasswordReset(id, try a(ResetAnswer.self))
+    case .refreshToken: self = .refreshToken(id, try a(RefreshAnswer.self))
+    case .deleteAccount: self = .deleteAccount(id, try a(DeleteAnswer.self))
+    case .revokeToken: self = .revokeToken(id, try a(RevokeAnswer.self))
+    case .unlinkProvider: self = .unlinkProvider(id, try a(UnlinkAnswer.self))
+    case .lookupAccount: self = .lookupAccount(id, try a(LookupAnswer.self))
+    case .sendVerificationEmail:
+      self = .sendVerificationEmail(id, try a(VerificationEmailAnswer.self))
+    case .applyActionCode: self = .applyActionCode(id, try a(ActionCodeAnswer.self))
+    case .checkActionCode: self = .checkActionCode(id, try a(CheckCodeAnswer.self))
+    case .confirmPasswordReset:
+      self = .confirmPasswordReset(id, try a(PasswordResetAnswer.self))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(kind, forKey: .kind)
+    try c.encode(id, forKey: .requestId)
+    try outcome.encode(to: c.superEncoder(forKey: .answer))
   }
 }
 

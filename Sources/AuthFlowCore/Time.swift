@@ -75,28 +75,19 @@ extension Answer {
   func validated(now: Instant) -> Answer {
     let unusable = AuthError(
       code: AuthError.unexpectedResponse.code, message: "expiry out of range")
-    switch self {
-    case .signUpAnonymously(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
-      return .signUpAnonymously(id, .requestFailed(error: unusable))
-    case .signUpWithPassword(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
-      return .signUpWithPassword(id, .requestFailed(error: unusable))
-    case .signInWithPassword(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
-      return .signInWithPassword(id, .requestFailed(error: unusable))
-    case .signInWithIdp(let id, .signedIn(let s)) where !s.hasValidTimes(at: now):
-      return .signInWithIdp(id, .requestFailed(error: unusable))
-    case .loadSession(let id, .sessionLoaded(let s?)) where !s.hasValidTimes(at: now):
-      return .loadSession(
-        id,
-        .requestFailed(
-          error: AuthError(code: AuthError.corruptSession.code, message: "expiry out of range")))
-    case .refreshToken(let id, .tokenRefreshed(let t))
-    where !t.expiresAt.isValid || t.expiresAt < now
-      || t.expiresAt - now > Instant.longestDuration:
-      return .refreshToken(id, .requestFailed(error: unusable))
-    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
-      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode:
-      return self
+    if let s = signedInSession, !s.hasValidTimes(at: now) {
+      return .failed(kind, id, unusable)
     }
+    if case .some(.some(let s)) = loadedSession, !s.hasValidTimes(at: now) {
+      return .failed(
+        kind, id,
+        AuthError(code: AuthError.corruptSession.code, message: "expiry out of range"))
+    }
+    if let t = refreshedTokens,
+      !t.expiresAt.isValid || t.expiresAt < now || t.expiresAt - now > Instant.longestDuration
+    {
+      return .failed(kind, id, unusable)
+    }
+    return self
   }
 }

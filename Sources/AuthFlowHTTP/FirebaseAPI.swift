@@ -265,6 +265,31 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `accounts:resetPassword` with `oobCode` alone: what the code is for; it stays usable.
+  public func checkActionCode(_ code: String) async -> CheckCodeAnswer {
+    switch await call("resetPassword", ["oobCode": code]) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let operation = json["requestType"] as? String, !operation.isEmpty else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "the checked code's answer lacks requestType"))
+      }
+      return .actionCodeChecked(operation: operation, email: json["email"] as? String)
+    }
+  }
+
+  /// `accounts:resetPassword` with `oobCode` and `newPassword`: the reset is done (and the
+  /// code spent); Firebase ends the account's sessions.
+  public func confirmPasswordReset(_ code: String, newPassword: String) async
+    -> PasswordResetAnswer
+  {
+    switch await call("resetPassword", ["oobCode": code, "newPassword": newPassword]) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json): return .passwordResetConfirmed(email: json["email"] as? String)
+    }
+  }
+
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.
   public func sendPasswordReset(email: String) async -> ResetAnswer {
     switch await call("sendOobCode", ["requestType": "PASSWORD_RESET", "email": email]) {

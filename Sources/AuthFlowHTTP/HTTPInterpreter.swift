@@ -102,6 +102,16 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.applyActionCode(code)
   }
 
+  public func checkActionCode(code: String) async -> CheckCodeAnswer {
+    await firebase.checkActionCode(code)
+  }
+
+  public func confirmPasswordReset(code: String, newPassword: String) async
+    -> PasswordResetAnswer
+  {
+    await firebase.confirmPasswordReset(code, newPassword: newPassword)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

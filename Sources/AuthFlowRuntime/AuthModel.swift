@@ -48,7 +48,7 @@ public final class AuthModel {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
-      .applyingActionCode:
+      .applyingActionCode, .checkingActionCode, .confirmingPasswordReset:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -73,7 +73,7 @@ public final class AuthModel {
     case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
     case .migrationReady(let from, let to): migration = (from, to)
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
-      .actionCodeApplied:
+      .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed:
       break  // The state shows it (or the app's own notification handler).
     }
   }
@@ -125,6 +125,12 @@ public final class AuthModel {
   public func sendEmailVerification() { send(.sendEmailVerification) }
   /// Apply the `oobCode` of an email link the app was opened with (a verification).
   public func applyActionCode(_ code: String) { send(.applyActionCode(code: code)) }
+  /// Ask what an email link's code is for (`actionCodeChecked`), without using it.
+  public func checkActionCode(_ code: String) { send(.checkActionCode(code: code)) }
+  /// Finish a password reset with the reset mail's code and the new password.
+  public func confirmPasswordReset(code: String, newPassword: String) {
+    send(.confirmPasswordReset(code: code, newPassword: newPassword))
+  }
   public func cancel() { send(.cancelTapped) }
 
   /// A valid ID token for an API call.

@@ -13,7 +13,8 @@ import AuthFlowCore
 /// Each request kind (`Queue`'s static members: `signUpAnonymously`, `authorize`,
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
 /// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
-/// `sendVerificationEmail`, `applyActionCode`) takes only its own answer
+/// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`) takes
+/// only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -151,6 +152,18 @@ public actor TestInterpreter: AuthInterpreter {
     await next(.applyActionCode(code: code)) { .requestFailed(error: $0) }
   }
 
+  public func checkActionCode(code: String) async -> CheckCodeAnswer {
+    await next(.checkActionCode(code: code)) { .requestFailed(error: $0) }
+  }
+
+  public func confirmPasswordReset(code: String, newPassword: String) async
+    -> PasswordResetAnswer
+  {
+    await next(.confirmPasswordReset(code: code, newPassword: newPassword)) {
+      .requestFailed(error: $0)
+    }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -217,4 +230,14 @@ extension TestInterpreter.Queue where Answer == VerificationEmailAnswer {
 extension TestInterpreter.Queue where Answer == ActionCodeAnswer {
   /// `applyActionCode`.
   public static var applyActionCode: Self { Self(kind: .applyActionCode) }
+}
+
+extension TestInterpreter.Queue where Answer == CheckCodeAnswer {
+  /// `checkActionCode`.
+  public static var checkActionCode: Self { Self(kind: .checkActionCode) }
+}
+
+extension TestInterpreter.Queue where Answer == PasswordResetAnswer {
+  /// `confirmPasswordReset`.
+  public static var confirmPasswordReset: Self { Self(kind: .confirmPasswordReset) }
 }

@@ -100,7 +100,7 @@ public struct ResultTemplate: Equatable, Sendable {
           code: AuthError.unexpectedResponse.code,
           message: "\(kind.rawValue) answered with \(answer.outcomeName)"))
     }
-    let provider = request.flatMap(Self.provider(of:))
+    let provider = request?.provider
     return answer.rebuilt(
       id: id,
       session: { s in
@@ -119,18 +119,6 @@ public struct ResultTemplate: Equatable, Sendable {
         return c
       })
   }
-
-  /// The provider a request is about, if any.
-  static func provider(of request: Request) -> ProviderID? {
-    switch request {
-    case .authorize(let p, _, _): p
-    case .signInWithIdp(let c, _): c.provider
-    case .revokeToken(let p, _, _), .unlinkProvider(let p, _): p
-    case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
-      .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode:
-      nil
-    }
-  }
 }
 
 extension Answer {
@@ -140,36 +128,33 @@ extension Answer {
     id: RequestID, session: (Session) -> Session, tokens: (Tokens) -> Tokens,
     credential: (IdPCredential) -> IdPCredential
   ) -> Answer {
-    switch self {
-    case .loadSession(_, .sessionLoaded(let s?)):
-      .loadSession(id, .sessionLoaded(session: session(s)))
-    case .loadSession(_, let a): .loadSession(id, a)
-    case .signUpAnonymously(_, .signedIn(let s)):
-      .signUpAnonymously(id, .signedIn(session: session(s)))
-    case .signUpAnonymously(_, let a): .signUpAnonymously(id, a)
-    case .authorize(_, .providerSucceeded(let c)):
-      .authorize(id, .providerSucceeded(credential: credential(c)))
-    case .authorize(_, let a): .authorize(id, a)
-    case .signInWithIdp(_, .signedIn(let s)): .signInWithIdp(id, .signedIn(session: session(s)))
-    case .signInWithIdp(_, .credentialAlreadyInUse(let c, let email)):
-      .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
-    case .signInWithIdp(_, let a): .signInWithIdp(id, a)
-    case .signInWithPassword(_, .signedIn(let s)):
-      .signInWithPassword(id, .signedIn(session: session(s)))
-    case .signInWithPassword(_, let a): .signInWithPassword(id, a)
-    case .signUpWithPassword(_, .signedIn(let s)):
-      .signUpWithPassword(id, .signedIn(session: session(s)))
-    case .signUpWithPassword(_, let a): .signUpWithPassword(id, a)
-    case .sendPasswordReset(_, let a): .sendPasswordReset(id, a)
-    case .refreshToken(_, .tokenRefreshed(let t)): .refreshToken(id, .tokenRefreshed(tokens(t)))
-    case .refreshToken(_, let a): .refreshToken(id, a)
-    case .deleteAccount(_, let a): .deleteAccount(id, a)
-    case .revokeToken(_, let a): .revokeToken(id, a)
-    case .unlinkProvider(_, let a): .unlinkProvider(id, a)
-    case .lookupAccount(_, let a): .lookupAccount(id, a)
-    case .sendVerificationEmail(_, let a): .sendVerificationEmail(id, a)
-    case .applyActionCode(_, let a): .applyActionCode(id, a)
+    // Only the answers that carry a session, tokens or a credential change; every other answer
+    // is the same answer for `id`.
+    if case .loadSession(_, .sessionLoaded(let s?)) = self {
+      return .loadSession(id, .sessionLoaded(session: session(s)))
     }
+    if case .signUpAnonymously(_, .signedIn(let s)) = self {
+      return .signUpAnonymously(id, .signedIn(session: session(s)))
+    }
+    if case .authorize(_, .providerSucceeded(let c)) = self {
+      return .authorize(id, .providerSucceeded(credential: credential(c)))
+    }
+    if case .signInWithIdp(_, .signedIn(let s)) = self {
+      return .signInWithIdp(id, .signedIn(session: session(s)))
+    }
+    if case .signInWithIdp(_, .credentialAlreadyInUse(let c, let email)) = self {
+      return .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
+    }
+    if case .signInWithPassword(_, .signedIn(let s)) = self {
+      return .signInWithPassword(id, .signedIn(session: session(s)))
+    }
+    if case .signUpWithPassword(_, .signedIn(let s)) = self {
+      return .signUpWithPassword(id, .signedIn(session: session(s)))
+    }
+    if case .refreshToken(_, .tokenRefreshed(let t)) = self {
+      return .refreshToken(id, .tokenRefreshed(tokens(t)))
+    }
+    return with(id: id)
   }
 }
 

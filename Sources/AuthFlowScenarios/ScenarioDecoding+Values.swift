@@ -54,6 +54,11 @@ extension JSONReader {
     case .reloadRequested: return .reloadRequested
     case .sendEmailVerification: return .sendEmailVerification
     case .applyActionCode: return .applyActionCode(code: try string(f["code"], join(p, "code")))
+    case .checkActionCode: return .checkActionCode(code: try string(f["code"], join(p, "code")))
+    case .confirmPasswordReset:
+      return .confirmPasswordReset(
+        code: try string(f["code"], join(p, "code")),
+        newPassword: try string(f["newPassword"], join(p, "newPassword")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -158,6 +163,17 @@ extension JSONReader {
           .actionCodeApplied(
             email: try optionalString(f["email"], join(p, "email")),
             emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: true))))
+    case (.checkActionCode, .actionCodeChecked):
+      return ResultTemplate(
+        .checkActionCode(
+          id,
+          .actionCodeChecked(
+            operation: try string(f["operation"], join(p, "operation")),
+            email: try optionalString(f["email"], join(p, "email")))))
+    case (.confirmPasswordReset, .passwordResetConfirmed):
+      return ResultTemplate(
+        .confirmPasswordReset(
+          id, .passwordResetConfirmed(email: try optionalString(f["email"], join(p, "email")))))
     case (.lookupAccount, .accountReloaded):
       return ResultTemplate(
         .lookupAccount(

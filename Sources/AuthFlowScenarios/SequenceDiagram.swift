@@ -24,14 +24,11 @@ public struct SequenceDiagram: Sendable {
 
     /// Where a request of this kind goes.
     static func of(_ kind: RequestKind) -> Lane {
-      switch kind {
-      case .authorize: .provider
-      case .refreshToken: .secureToken
-      case .loadSession: .store
-      case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
-        .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
-        .sendVerificationEmail, .applyActionCode:
-        .firebase
+      switch kind.destination {
+      case .consent: .provider
+      case .firebase: .firebase
+      case .secureToken: .secureToken
+      case .store: .store
       }
     }
   }
@@ -152,19 +149,13 @@ public struct SequenceDiagram: Sendable {
     }
     switch effect {
     case .request(let id, let request):
-      let provider: String
-      switch request {
-      case .authorize(let p, _, _):
-        provider = p.hasGoogleSpellings ? "" : " (\(p.rawValue))"  // authorizeWithGoogle says it
-      case .revokeToken(let p, _, _), .unlinkProvider(let p, _):
-        provider = " (\(p.rawValue))"
-      case .signInWithIdp(let c, let linkTo):
-        provider = " (\(c.provider.rawValue)\(linkTo == nil ? "" : ", linkTo"))"
-      case .signUpWithPassword(_, _, let linkTo): provider = linkTo == nil ? "" : " (linkTo)"
-      case .signUpAnonymously, .signInWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode:
-        provider = ""
+      var about: [String] = []
+      // `authorizeWithGoogle` names its provider already.
+      if let p = request.provider, !(request.kind == .authorize && p.hasGoogleSpellings) {
+        about.append(p.rawValue)
       }
+      if request.linkTo != nil { about.append("linkTo") }
+      let provider = about.isEmpty ? "" : " (" + about.joined(separator: ", ") + ")"
       return out(Lane.of(request.kind), "#\(id) \(effect.name)\(provider)")
     case .loadSession(let id): return out(.store, "#\(id) loadSession")
     case .persistSession(let s): return out(.store, "persistSession (\(s.uid))")

@@ -24,6 +24,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
+  case actionCodeChecked, passwordResetConfirmed
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -41,7 +42,8 @@ public enum Vocabulary {
       .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested,
       .sendEmailVerification:
       []
-    case .applyActionCode: [FieldSpec("code", string)]
+    case .applyActionCode, .checkActionCode: [FieldSpec("code", string)]
+    case .confirmPasswordReset: [FieldSpec("code", string), FieldSpec("newPassword", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -70,6 +72,8 @@ public enum Vocabulary {
     case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
       .verificationEmailSent:
       []
+    case .actionCodeChecked: [FieldSpec("operation", string), .optional("email", string)]
+    case .passwordResetConfirmed: [.optional("email", string)]
     case .actionCodeApplied:
       [
         .optional("email", string),
@@ -119,7 +123,8 @@ public enum Vocabulary {
     case .revokeToken: ["requestId", "provider", "authorizationCode", "idToken"]
     case .unlinkProvider: ["requestId", "provider", "idToken"]
     case .lookupAccount, .sendVerificationEmail: ["requestId", "idToken"]
-    case .applyActionCode: ["requestId", "code"]
+    case .applyActionCode, .checkActionCode: ["requestId", "code"]
+    case .confirmPasswordReset: ["requestId", "code", "newPassword"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -137,7 +142,8 @@ public enum Vocabulary {
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
     case .userChanged: ["from", "to"]
-    case .verificationEmailSent, .actionCodeApplied: ["email"]
+    case .verificationEmailSent, .actionCodeApplied, .passwordResetConfirmed: ["email"]
+    case .actionCodeChecked: ["operation", "email"]
     }
   }
 
@@ -169,6 +175,10 @@ public enum Vocabulary {
       "email the signed-in user a link that verifies their address (`accounts:sendOobCode VERIFY_EMAIL`)"
     case .applyActionCode:
       "apply the `code` (`oobCode`) of a verification link the app was opened with, signed in or not"
+    case .checkActionCode:
+      "ask what an email link's `code` is for and whose address, without using it (before a new-password screen)"
+    case .confirmPasswordReset:
+      "finish a password reset with the reset mail's `code` and the `newPassword`, signed in or not"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -194,6 +204,10 @@ public enum Vocabulary {
     case .accountReloaded:
       "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`) and `displayName`"
     case .verificationEmailSent: "the verification email is on its way"
+    case .actionCodeChecked:
+      "what the code is for (`operation`: `PASSWORD_RESET`, `VERIFY_EMAIL`, …) and whose address (`email`, optional); the code is not used"
+    case .passwordResetConfirmed:
+      "the password is the new one (`email` optional); Firebase ends the account's sessions"
     case .actionCodeApplied:
       "the code was applied and spent: the account of `email` (optional) has its email verified (`emailVerified`, default `true`)"
     }
@@ -222,6 +236,8 @@ public enum Vocabulary {
     case .lookupAccount: "Firebase `accounts:lookup` (a reload)"
     case .sendVerificationEmail: "Firebase `accounts:sendOobCode VERIFY_EMAIL`"
     case .applyActionCode: "Firebase `accounts:update {oobCode}` (no ID token)"
+    case .checkActionCode: "Firebase `accounts:resetPassword {oobCode}` (the code is not used)"
+    case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -246,6 +262,9 @@ public enum Vocabulary {
     case .verificationEmailSent: "the verification email is on its way to `email`"
     case .actionCodeApplied:
       "an email link's code was applied (`email`: whose address it verified, when the server said)"
+    case .actionCodeChecked:
+      "what an email link's code is for (`operation`) and whose address (`email`, when the server says)"
+    case .passwordResetConfirmed: "a password reset is done: sign in with the new password"
     }
   }
 
@@ -284,6 +303,8 @@ public enum Vocabulary {
     case .lookupAccount: [.accountReloaded, .requestFailed]
     case .sendVerificationEmail: [.verificationEmailSent, .requestFailed]
     case .applyActionCode: [.actionCodeApplied, .requestFailed]
+    case .checkActionCode: [.actionCodeChecked, .requestFailed]
+    case .confirmPasswordReset: [.passwordResetConfirmed, .requestFailed]
     }
   }
 

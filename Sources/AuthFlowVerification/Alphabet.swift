@@ -63,6 +63,8 @@ public enum Alphabet {
     // A reload: the server's view of the account replaces what it owns. Email verification:
     // the mail, and a link's code (this user's or another account's).
     .reloadRequested, .sendEmailVerification, .applyActionCode(code: "oob-1"),
+    // A password reset finished in the app: the code checked, then the new password.
+    .checkActionCode(code: "oob-2"), .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -77,7 +79,8 @@ public enum Alphabet {
         .signInWithProviderTapped(provider: .apple),
         .signInWithEmail(email: "mike@example.com", password: "pw-1"),
         .createAccount(email: "new@example.com", password: "pw-2"), token,
-        .applyActionCode(code: "oob-1"),
+        .applyActionCode(code: "oob-1"), .checkActionCode(code: "oob-2"),
+        .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
       ]
     case .anonymous:
       return [
@@ -103,7 +106,7 @@ public enum Alphabet {
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
-      .sendingVerificationEmail, .applyingActionCode:
+      .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -166,6 +169,8 @@ public enum Alphabet {
         case .reload: kind = .lookupAccount
         case .sendVerificationEmail: kind = .sendVerificationEmail
         case .applyActionCode: kind = .applyActionCode
+        case .checkActionCode: kind = .checkActionCode
+        case .confirmPasswordReset: kind = .confirmPasswordReset
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -301,13 +306,16 @@ public enum Alphabet {
     "lookupAccount": ["NETWORK", "USER_DISABLED", "INVALID_ID_TOKEN"],
     "sendVerificationEmail": ["TOO_MANY_ATTEMPTS_TRY_LATER", "TOKEN_EXPIRED"],
     "applyActionCode": ["INVALID_OOB_CODE", "USER_DISABLED", "NETWORK"],
+    "checkActionCode": ["EXPIRED_OOB_CODE"],
+    "confirmPasswordReset": ["WEAK_PASSWORD", "USER_DISABLED"],
   ]
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
     "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
-    "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2,
+    "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
+    "confirmPasswordReset": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -467,6 +475,13 @@ public enum Alphabet {
           id, .actionCodeApplied(email: current?.email ?? "mike@example.com", emailVerified: true)),
         .applyActionCode(id, .actionCodeApplied(email: "ana@example.com", emailVerified: true)),
       ]
+    case .checkActionCode:
+      out = [
+        .checkActionCode(
+          id, .actionCodeChecked(operation: "PASSWORD_RESET", email: "mike@example.com"))
+      ]
+    case .confirmPasswordReset:
+      out = [.confirmPasswordReset(id, .passwordResetConfirmed(email: "mike@example.com"))]
     case .signInWithPassword:
       out = [
         .signInWithPassword(id, .signedIn(session: session("user-1", providers: ["password"])))

@@ -350,4 +350,8 @@ struct InstantInterpreter: AuthInterpreter {
     .requestFailed(error: offline)
   }
   func applyActionCode(code: String) async -> ActionCodeAnswer { .requestFailed(error: offline) }
+  func checkActionCode(code: String) async -> CheckCodeAnswer { .requestFailed(error: offline) }
+  func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer {
+    .requestFailed(error: offline)
+  }
 }

@@ -298,4 +298,51 @@ struct FirebaseTests {
     }
     #expect(error.code == "INVALID_OOB_CODE")
   }
+
+  @Test(
+    "a password reset finished in the app: the code checked, a weak password refused, the new one set and signed in with"
+  )
+  func passwordResetCompleted() async throws {
+    let interpreter = HTTPInterpreter(
+      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    let notes = await runtime.notifications()
+    await runtime.start()
+    await runtime.settled()
+    await runtime.send(.createAccount(email: "reset@example.com", password: "old-secret-1"))
+    await runtime.settled()
+    await runtime.send(.signOutTapped(discardAnonymousData: false))
+    await runtime.settled()
+    await runtime.send(.sendPasswordReset(email: "reset@example.com"))
+    await runtime.settled()
+    let mail = try #require(
+      try await standIn.oobCodes().first {
+        $0["requestType"] as? String == "PASSWORD_RESET"
+          && $0["email"] as? String == "reset@example.com"
+      })
+    let code = try #require(mail["oobCode"] as? String)
+    await runtime.send(.checkActionCode(code: code))
+    await runtime.settled()
+    await runtime.send(.confirmPasswordReset(code: code, newPassword: "pw"))
+    await runtime.settled()
+    await runtime.send(.confirmPasswordReset(code: code, newPassword: "new-secret-2"))
+    await runtime.settled()
+    await runtime.send(.signInWithEmail(email: "reset@example.com", password: "old-secret-1"))
+    await runtime.settled()
+    #expect(await runtime.state == .signedOut, "the old password no longer works")
+    await runtime.send(.signInWithEmail(email: "reset@example.com", password: "new-secret-2"))
+    await runtime.settled()
+    #expect(await runtime.state.session?.email == "reset@example.com")
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if seen.count == 5 { break }
+    }
+    #expect(seen.first == .passwordResetSent(email: "reset@example.com"))
+    #expect(
+      seen.contains(.actionCodeChecked(operation: "PASSWORD_RESET", email: "reset@example.com")))
+    #expect(
+      seen.contains { if case .error(let e) = $0 { e.code == "WEAK_PASSWORD" } else { false } })
+    #expect(seen.contains(.passwordResetConfirmed(email: "reset@example.com")))
+  }
 }

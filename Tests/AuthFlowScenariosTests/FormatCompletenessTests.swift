@@ -229,6 +229,9 @@ struct FormatCompletenessTests {
         case .tokenRefreshed:
           value = #"{"tokenRefreshed": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .providerUnlinked: value = #"{"providerUnlinked": {"providers": []}}"#
+        case .actionCodeChecked:
+          value = #"{"actionCodeChecked": {"operation": "PASSWORD_RESET"}}"#
+        case .passwordResetConfirmed: value = #"{"passwordResetConfirmed": {}}"#
         case .actionCodeApplied:
           value = #"{"actionCodeApplied": {"email": "m@example.com"}}"#
         case .accountReloaded:
