@@ -197,17 +197,36 @@ struct FirebaseTests {
     #expect(await runtime.state == .signedOut)
   }
 
+  /// A runtime over the stand-in with a new email account signed in, and its notifications
+  /// from before the start.
+  func runtimeWithAccount(_ email: String, password: String) async
+    -> (AuthRuntime, AsyncStream<AuthNotification>)
+  {
+    let interpreter = HTTPInterpreter(
+      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
+    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
+    let notes = await runtime.notifications()
+    await runtime.start()
+    await runtime.settled()
+    await runtime.send(.createAccount(email: email, password: password))
+    await runtime.settled()
+    return (runtime, notes)
+  }
+
+  /// The unspent code of `requestType` the stand-in mailed to `email`.
+  func mailedCode(_ requestType: String, to email: String) async throws -> String {
+    let mail = try #require(
+      try await standIn.oobCodes().first {
+        $0["requestType"] as? String == requestType && $0["email"] as? String == email
+      })
+    return try #require(mail["oobCode"] as? String)
+  }
+
   @Test(
     "a reload sees what an admin changed; claims come with a forced refresh; revoked sessions sign out at the reload"
   )
   func reloadAndClaims() async throws {
-    let interpreter = HTTPInterpreter(
-      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
-    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
-    await runtime.start()
-    await runtime.settled()
-    await runtime.send(.createAccount(email: "reload@example.com", password: "secret-pw-1"))
-    await runtime.settled()
+    let (runtime, _) = await runtimeWithAccount("reload@example.com", password: "secret-pw-1")
     let before = try #require(await runtime.state.session)
     #expect(before.providers == ["password"])
     #expect(!before.emailVerified)
@@ -257,24 +276,12 @@ struct FirebaseTests {
     "email verification: the mail's code verifies the session and the next token; a spent code is refused"
   )
   func emailVerification() async throws {
-    let interpreter = HTTPInterpreter(
-      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
-    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
-    let notes = await runtime.notifications()
-    await runtime.start()
-    await runtime.settled()
-    await runtime.send(.createAccount(email: "verify@example.com", password: "secret-pw-1"))
-    await runtime.settled()
+    let (runtime, notes) = await runtimeWithAccount("verify@example.com", password: "secret-pw-1")
     let before = try #require(await runtime.state.session)
     #expect(!before.emailVerified)
     await runtime.send(.sendEmailVerification)
     await runtime.settled()
-    let mail = try #require(
-      try await standIn.oobCodes().first {
-        $0["requestType"] as? String == "VERIFY_EMAIL"
-          && $0["email"] as? String == "verify@example.com"
-      })
-    let code = try #require(mail["oobCode"] as? String)
+    let code = try await mailedCode("VERIFY_EMAIL", to: "verify@example.com")
     await runtime.send(.applyActionCode(code: code))
     await runtime.settled()
     let after = try #require(await runtime.state.session)
@@ -303,24 +310,12 @@ struct FirebaseTests {
     "a password reset finished in the app: the code checked, a weak password refused, the new one set and signed in with"
   )
   func passwordResetCompleted() async throws {
-    let interpreter = HTTPInterpreter(
-      firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
-    let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
-    let notes = await runtime.notifications()
-    await runtime.start()
-    await runtime.settled()
-    await runtime.send(.createAccount(email: "reset@example.com", password: "old-secret-1"))
-    await runtime.settled()
+    let (runtime, notes) = await runtimeWithAccount("reset@example.com", password: "old-secret-1")
     await runtime.send(.signOutTapped(discardAnonymousData: false))
     await runtime.settled()
     await runtime.send(.sendPasswordReset(email: "reset@example.com"))
     await runtime.settled()
-    let mail = try #require(
-      try await standIn.oobCodes().first {
-        $0["requestType"] as? String == "PASSWORD_RESET"
-          && $0["email"] as? String == "reset@example.com"
-      })
-    let code = try #require(mail["oobCode"] as? String)
+    let code = try await mailedCode("PASSWORD_RESET", to: "reset@example.com")
     await runtime.send(.checkActionCode(code: code))
     await runtime.settled()
     await runtime.send(.confirmPasswordReset(code: code, newPassword: "pw"))
