@@ -1122,6 +1122,49 @@ def case_oob_expires(c):
     c.error("resetPassword", {"oobCode": code, "newPassword": "brandnew"}, "EXPIRED_OOB_CODE")
 
 
+@case("wire reference (MFA/email §3.2): a weak new password keeps the reset code usable; a "
+      "verification code cannot reset a password; no code is MISSING_OOB_CODE")
+def case_reset_refusals(c):
+    user = c.password_user()
+    c.ok("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "alice@example.com"})
+    code = c.oob_codes()[-1]["oobCode"]
+    c.error("resetPassword", {"oobCode": code, "newPassword": "pw"}, "WEAK_PASSWORD")
+    c.ok("resetPassword", {"oobCode": code})
+    c.ok("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    verify = [x for x in c.oob_codes() if x["requestType"] == "VERIFY_EMAIL"][-1]["oobCode"]
+    c.error("resetPassword", {"oobCode": verify, "newPassword": "brandnew"}, "INVALID_OOB_CODE")
+    c.error("resetPassword", {"newPassword": "brandnew"}, "MISSING_OOB_CODE")
+    c.ok("resetPassword", {"oobCode": code, "newPassword": "brandnew"})
+
+
+@case("wire reference (MFA/email §3.2): a confirmed reset ends the account's sessions "
+      "(its refresh token is TOKEN_EXPIRED)")
+def case_reset_revokes(c):
+    user = c.password_user()
+    c.advance(2)
+    c.ok("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "alice@example.com"})
+    code = c.oob_codes()[-1]["oobCode"]
+    c.ok("resetPassword", {"oobCode": code, "newPassword": "brandnew"})
+    status, out = c.token({"grant_type": "refresh_token", "refresh_token": user["refreshToken"]})
+    check(status == 400 and out["error"]["message"] == "TOKEN_EXPIRED", str(out))
+
+
+@case("wire reference (MFA/email §3.3): an expired verification code is EXPIRED_OOB_CODE and "
+      "leaves the address unverified; a reset code cannot verify an address")
+def case_apply_refusals(c):
+    user = c.password_user()
+    c.ok("sendOobCode", {"requestType": "VERIFY_EMAIL", "idToken": user["idToken"]})
+    verify = [x for x in c.oob_codes() if x["requestType"] == "VERIFY_EMAIL"][-1]["oobCode"]
+    c.ok("sendOobCode", {"requestType": "PASSWORD_RESET", "email": "alice@example.com"})
+    reset = [x for x in c.oob_codes() if x["requestType"] == "PASSWORD_RESET"][-1]["oobCode"]
+    c.error("update", {"oobCode": reset}, "INVALID_OOB_CODE")
+    c.advance(3601)
+    c.error("update", {"oobCode": verify}, "EXPIRED_OOB_CODE")
+    fresh = c.ok("signInWithPassword", {"email": "alice@example.com", "password": "notasecret",
+                                        "returnSecureToken": True})
+    check(c.lookup(fresh["idToken"]).get("emailVerified") is False, "still unverified")
+
+
 # MARK: - Custom tokens (customToken.spec.ts)
 
 
