@@ -57,6 +57,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .applyActionCode: .applyingActionCode
       case .checkActionCode: .checkingActionCode
       case .confirmPasswordReset: .confirmingPasswordReset
+      case .customTokenSignIn: .signingInWithCustomToken
       }
     }
   }

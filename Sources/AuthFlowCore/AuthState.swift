@@ -49,6 +49,9 @@ public enum AuthState: Hashable, Codable, Sendable {
   case checkingActionCode(request: RequestID, user: SignedInUser?)
   /// `confirmPasswordReset` in flight; `user` is whoever is signed in.
   case confirmingPasswordReset(request: RequestID, user: SignedInUser?)
+  /// `signInWithCustomToken` in flight; `user` is whoever is signed in (the token must be
+  /// theirs).
+  case signingInWithCustomToken(request: RequestID, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -59,6 +62,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
+  case signingInWithCustomToken
 }
 
 extension AuthState {
@@ -108,6 +112,7 @@ extension AuthState {
       case .applyActionCode: self = .applyingActionCode(request: f.request, user: user)
       case .checkActionCode: self = .checkingActionCode(request: f.request, user: user)
       case .confirmPasswordReset: self = .confirmingPasswordReset(request: f.request, user: user)
+      case .customTokenSignIn: self = .signingInWithCustomToken(request: f.request, user: user)
       }
     }
   }
@@ -150,6 +155,8 @@ extension AuthState {
       (.accountFlow(AccountFlow(kind: .checkActionCode, request: r)), u)
     case .confirmingPasswordReset(let r, let u):
       (.accountFlow(AccountFlow(kind: .confirmPasswordReset, request: r)), u)
+    case .signingInWithCustomToken(let r, let u):
+      (.accountFlow(AccountFlow(kind: .customTokenSignIn, request: r)), u)
     }
   }
 
@@ -178,6 +185,7 @@ extension AuthState {
     case .applyingActionCode: .applyingActionCode
     case .checkingActionCode: .checkingActionCode
     case .confirmingPasswordReset: .confirmingPasswordReset
+    case .signingInWithCustomToken: .signingInWithCustomToken
     }
   }
 

@@ -69,7 +69,7 @@ extension Effect {
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
-    case signOutProvider
+    case signInWithCustomToken, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -81,7 +81,7 @@ extension Effect {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-        .applyActionCode, .checkActionCode, .confirmPasswordReset:
+        .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -155,6 +155,7 @@ extension Request {
     case .applyActionCode: .applyActionCode
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
+    case .signInWithCustomToken: .signInWithCustomToken
     }
   }
 
@@ -215,6 +216,7 @@ extension Effect: Codable {
     case applyActionCode(requestId: RequestID, code: String)
     case checkActionCode(requestId: RequestID, code: String)
     case confirmPasswordReset(requestId: RequestID, code: String, newPassword: String)
+    case signInWithCustomToken(requestId: RequestID, token: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -252,6 +254,8 @@ extension Effect: Codable {
     case .checkActionCode(let id, let c): self = .request(id, .checkActionCode(code: c))
     case .confirmPasswordReset(let id, let c, let p):
       self = .request(id, .confirmPasswordReset(code: c, newPassword: p))
+    case .signInWithCustomToken(let id, let t):
+      self = .request(id, .signInWithCustomToken(token: t))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -291,6 +295,7 @@ extension Effect: Codable {
       case .checkActionCode(let c): wire = .checkActionCode(requestId: id, code: c)
       case .confirmPasswordReset(let c, let p):
         wire = .confirmPasswordReset(requestId: id, code: c, newPassword: p)
+      case .signInWithCustomToken(let t): wire = .signInWithCustomToken(requestId: id, token: t)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

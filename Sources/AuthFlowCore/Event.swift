@@ -60,6 +60,10 @@ public enum Intent: Hashable, Sendable {
   case checkActionCode(code: String)
   /// Finish a password reset with the code from the reset mail and the new password.
   case confirmPasswordReset(code: String, newPassword: String)
+  /// Sign in with a custom token the app's backend minted (`accounts:signInWithCustomToken`).
+  /// Signed in already, the token must be for the same user (its session is renewed, an
+  /// anonymous one included, whose data stays); another user's is refused with `userMismatch`.
+  case signInWithCustomToken(token: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -96,6 +100,7 @@ extension Intent {
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
+    case signInWithCustomToken
   }
 
   /// The intent's name, as scenario files spell it.
@@ -122,6 +127,7 @@ extension Intent {
     case .applyActionCode: .applyActionCode
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
+    case .signInWithCustomToken: .signInWithCustomToken
     }
   }
 
@@ -151,6 +157,7 @@ extension Intent: Codable {
     case applyActionCode(code: String)
     case checkActionCode(code: String)
     case confirmPasswordReset(code: String, newPassword: String)
+    case signInWithCustomToken(token: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -177,6 +184,7 @@ extension Intent: Codable {
     case .applyActionCode(let c): self = .applyActionCode(code: c)
     case .checkActionCode(let c): self = .checkActionCode(code: c)
     case .confirmPasswordReset(let c, let p): self = .confirmPasswordReset(code: c, newPassword: p)
+    case .signInWithCustomToken(let t): self = .signInWithCustomToken(token: t)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -205,6 +213,7 @@ extension Intent: Codable {
     case .applyActionCode(let c): wire = .applyActionCode(code: c)
     case .checkActionCode(let c): wire = .checkActionCode(code: c)
     case .confirmPasswordReset(let c, let p): wire = .confirmPasswordReset(code: c, newPassword: p)
+    case .signInWithCustomToken(let t): wire = .signInWithCustomToken(token: t)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -39,6 +39,8 @@ public protocol AuthInterpreter: Sendable {
   func checkActionCode(code: String) async -> CheckCodeAnswer
   /// `accounts:resetPassword` with `oobCode` and `newPassword`.
   func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer
+  /// `accounts:signInWithCustomToken` with a token the app's backend minted.
+  func signInWithCustomToken(token: String) async -> SignInAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -84,6 +86,8 @@ extension AuthInterpreter {
       .checkActionCode(id, await checkActionCode(code: code))
     case .confirmPasswordReset(let code, let password):
       .confirmPasswordReset(id, await confirmPasswordReset(code: code, newPassword: password))
+    case .signInWithCustomToken(let token):
+      .signInWithCustomToken(id, await signInWithCustomToken(token: token))
     }
   }
 }

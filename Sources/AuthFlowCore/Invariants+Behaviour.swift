@@ -352,10 +352,10 @@ enum Behaviour {
     switch family {
     case .refresh, .flow:
       // A migration's sign-in belongs to the other account: the anonymous user stays. An
-      // action code carries no token and may be another account's: its failure is no verdict
-      // on this session.
+      // action code or a custom token carries no session token and may be another account's:
+      // its failure is no verdict on this session.
       if family == .flow, case .migrating = before.phase { return }
-      if family == .flow, case .accountFlow(let f) = before.phase, f.kind.isActionCode {
+      if family == .flow, case .accountFlow(let f) = before.phase, !f.kind.sendsSessionToken {
         return
       }
       if after.user != nil {
@@ -510,6 +510,50 @@ enum Promises {
     names(before, event, after, effects, &out)
     reload(before, event, after, effects, &out)
     actionCode(before, event, after, effects, &out)
+    customToken(before, event, after, effects, &out)
+  }
+
+  /// A custom token's answer, with someone signed in, keeps that someone.
+  static func customToken(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.signInWithCustomToken(let id, let answer)) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .customTokenSignIn,
+      let b = before.user?.session
+    else { return }
+    let writes = effects.filter {
+      switch $0 {
+      case .persistSession, .clearSession: true
+      default: false
+      }
+    }
+    guard let a = after.user?.session, a.uid == b.uid else {
+      return out.append(
+        Violation(
+          .customTokenKeepsUser,
+          "a custom token's answer left \(after.user?.session.uid ?? "nobody") for \(b.uid)"))
+    }
+    switch answer {
+    case .signedIn(let s) where s.uid == b.uid:
+      if a.idToken != s.idToken || a.refreshToken != s.refreshToken {
+        out.append(
+          Violation(.customTokenKeepsUser, "\(b.uid)'s custom token's tokens were not taken"))
+      }
+    case .signedIn(let s):
+      if a != b || !writes.isEmpty {
+        out.append(
+          Violation(.customTokenKeepsUser, "\(s.uid)'s custom token changed \(b.uid)'s session"))
+      }
+      if !effects.contains(.notify(notification: .userMismatch)) {
+        out.append(
+          Violation(.customTokenKeepsUser, "\(s.uid)'s custom token was refused without a word"))
+      }
+    case .requestFailed:
+      if a != b || !writes.isEmpty {
+        out.append(Violation(.customTokenKeepsUser, "a refused custom token changed the session"))
+      }
+    }
   }
 
   /// An action code is the app's to send, and no verdict on the session.

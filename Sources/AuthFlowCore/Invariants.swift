@@ -100,6 +100,10 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case actionCodeKeepsSession
   /// A verification mail is asked for only for a signed-in account that has an address.
   case verificationMailHasAnAddress
+  /// A custom token never switches users: signed in, an answer for the same uid renews that
+  /// session with the answer's tokens, and another uid's answer is refused with `userMismatch`,
+  /// leaving the session as it was and storing nothing; no failure of it ends the session.
+  case customTokenKeepsUser
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -145,6 +149,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .actionCodeKeepsSession: "an action code never ends the session and verifies only its own"
     case .verificationMailHasAnAddress:
       "a verification mail is asked for an account with an address"
+    case .customTokenKeepsUser: "a custom token never switches users"
     }
   }
 
@@ -209,7 +214,8 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail: return user != nil
-      case .applyActionCode, .checkActionCode, .confirmPasswordReset: return true
+      case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
+        return true
       }
     }
   }

@@ -153,11 +153,22 @@ public struct AccountFlow: Hashable, Sendable {
     case checkActionCode
     /// `confirmPasswordReset`: a reset finished with a new password (signed in or not).
     case confirmPasswordReset
+    /// `signInWithCustomToken` (nobody signed in, or the same user again).
+    case customTokenSignIn
+
+    /// Whether the request sends the session's own token, so that a session-dead answer is a
+    /// verdict on this session (a code from an email link, or a custom token, is not).
+    public var sendsSessionToken: Bool {
+      switch self {
+      case .reload, .sendVerificationEmail: true
+      case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
+      }
+    }
 
     /// Whether the request carries a code from an email link rather than the session's token.
     public var isActionCode: Bool {
       switch self {
-      case .reload, .sendVerificationEmail: false
+      case .reload, .sendVerificationEmail, .customTokenSignIn: false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
     }

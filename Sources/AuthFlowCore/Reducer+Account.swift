@@ -223,6 +223,26 @@ extension AuthMachine {
     }
   }
 
+  /// `signInWithCustomToken` answered. Nobody signed in: a sign-in like any other. Someone
+  /// signed in: the token must be theirs, and their session is renewed with the answer's tokens
+  /// (an anonymous user's included: same uid, so the data stays with the account, which is no
+  /// longer anonymous); another user's answer is refused (`userMismatch`) and its tokens are
+  /// never used or stored. The token is not the session, so a refusal of it is reported only.
+  mutating func customTokenAnswered(_ answer: SignInAnswer, now: Instant, fx: inout [Effect]) {
+    guard let current = user?.session.uid else {
+      switch answer {
+      case .signedIn(let s): return signedIn(.success(s), now: now, fx: &fx)
+      case .requestFailed(let e): return signedIn(.failure(e), now: now, fx: &fx)
+      }
+    }
+    phase = .resting
+    switch answer {
+    case .signedIn(let s) where s.uid == current: renewSession(with: s, now: now, fx: &fx)
+    case .signedIn: fx.append(.notify(notification: .userMismatch))
+    case .requestFailed(let error): Self.report(error, &fx)
+    }
+  }
+
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
     let providers: [ProviderID]

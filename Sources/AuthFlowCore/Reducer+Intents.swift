@@ -83,6 +83,12 @@ extension AuthMachine {
       guard case .resting = phase else { return }
       let r = send(.confirmPasswordReset(code: code, newPassword: password), &fx)
       phase = .accountFlow(AccountFlow(kind: .confirmPasswordReset, request: r))
+    case .signInWithCustomToken(let token):
+      // Signed in or not: a backend may mint a token for the current user (new claims, or an
+      // anonymous user it now vouches for); whose token it is shows only in the answer.
+      guard case .resting = phase else { return }
+      let r = send(.signInWithCustomToken(token: token), &fx)
+      phase = .accountFlow(AccountFlow(kind: .customTokenSignIn, request: r))
     }
   }
 

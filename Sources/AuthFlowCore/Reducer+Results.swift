@@ -121,6 +121,10 @@ extension AuthMachine {
         fx.append(.notify(notification: .passwordResetConfirmed(email: email)))
       case .requestFailed(let error): Self.report(error, &fx)
       }
+    case .signInWithCustomToken(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .customTokenSignIn
+      else { return }
+      customTokenAnswered(a, now: now, fx: &fx)
     }
   }
 

@@ -42,6 +42,8 @@ public enum Request: Hashable, Sendable {
   case checkActionCode(code: String)
   /// Firebase `accounts:resetPassword` with `oobCode` and `newPassword`: finish a reset.
   case confirmPasswordReset(code: String, newPassword: String)
+  /// Firebase `accounts:signInWithCustomToken` with a token the app's backend minted.
+  case signInWithCustomToken(token: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -61,6 +63,7 @@ public enum Request: Hashable, Sendable {
     case .applyActionCode: .applyActionCode
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
+    case .signInWithCustomToken: .signInWithCustomToken
     }
   }
 }
@@ -77,7 +80,7 @@ extension Request {
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
-      .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
       nil
     }
   }
@@ -96,7 +99,7 @@ extension Request {
     case .signInWithIdp(let c, _): c.provider
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
       nil
     }
   }
@@ -123,7 +126,8 @@ extension RequestKind {
     case .loadSession: .store
     case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
-      .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
+      .signInWithCustomToken:
       .firebase
     }
   }
@@ -136,7 +140,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
-  case confirmPasswordReset
+  case confirmPasswordReset, signInWithCustomToken
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -184,7 +188,7 @@ public enum SessionAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
-/// The answer to `signInWithPassword`.
+/// The answer to `signInWithPassword` and `signInWithCustomToken`.
 public enum SignInAnswer: Hashable, Codable, Sendable {
   /// Firebase signed the user in.
   case signedIn(session: Session)
@@ -329,6 +333,7 @@ public enum Answer: Hashable, Sendable {
   case applyActionCode(RequestID, ActionCodeAnswer)
   case checkActionCode(RequestID, CheckCodeAnswer)
   case confirmPasswordReset(RequestID, PasswordResetAnswer)
+  case signInWithCustomToken(RequestID, SignInAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -349,6 +354,7 @@ public enum Answer: Hashable, Sendable {
     case .applyActionCode: .applyActionCode(id, .requestFailed(error: e))
     case .checkActionCode: .checkActionCode(id, .requestFailed(error: e))
     case .confirmPasswordReset: .confirmPasswordReset(id, .requestFailed(error: e))
+    case .signInWithCustomToken: .signInWithCustomToken(id, .requestFailed(error: e))
     }
   }
 
@@ -360,7 +366,7 @@ public enum Answer: Hashable, Sendable {
       .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
       .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
-      .confirmPasswordReset(let id, _):
+      .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _):
       id
     }
   }
@@ -384,6 +390,7 @@ public enum Answer: Hashable, Sendable {
     case .applyActionCode(_, let a): .applyActionCode(id, a)
     case .checkActionCode(_, let a): .checkActionCode(id, a)
     case .confirmPasswordReset(_, let a): .confirmPasswordReset(id, a)
+    case .signInWithCustomToken(_, let a): .signInWithCustomToken(id, a)
     }
   }
 
@@ -406,6 +413,7 @@ public enum Answer: Hashable, Sendable {
     case .applyActionCode: .applyActionCode
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
+    case .signInWithCustomToken: .signInWithCustomToken
     }
   }
 
@@ -416,7 +424,7 @@ public enum Answer: Hashable, Sendable {
     case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a): a
     case .authorize(_, let a): a
     case .signInWithIdp(_, let a): a
-    case .signInWithPassword(_, let a): a
+    case .signInWithPassword(_, let a), .signInWithCustomToken(_, let a): a
     case .sendPasswordReset(_, let a): a
     case .refreshToken(_, let a): a
     case .deleteAccount(_, let a): a
@@ -439,7 +447,8 @@ public enum Answer: Hashable, Sendable {
     case .authorize(_, .providerCancelled): "providerCancelled"
     case .authorize(_, .providerFailed): "providerFailed"
     case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
-      .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn):
+      .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn),
+      .signInWithCustomToken(_, .signedIn):
       "signedIn"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
@@ -459,7 +468,7 @@ public enum Answer: Hashable, Sendable {
       .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
       .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
       .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
-      .confirmPasswordReset(_, .requestFailed):
+      .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -474,12 +483,13 @@ public enum Answer: Hashable, Sendable {
       .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
       .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
       .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
-      .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)):
+      .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
+      .signInWithCustomToken(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
       nil
     }
   }
@@ -488,13 +498,51 @@ public enum Answer: Hashable, Sendable {
   public var signedInSession: Session? {
     switch self {
     case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
-      .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)):
+      .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
+      .signInWithCustomToken(_, .signedIn(let s)):
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
       nil
+    }
+  }
+
+  /// The same answer with the session, tokens and credential it carries passed through the
+  /// given functions (a scenario file's relative expiry is stamped this way). Exhaustive, so a
+  /// new answer that carries one is a compile error here.
+  public func mapping(
+    session: (Session) -> Session, tokens: (Tokens) -> Tokens,
+    credential: (IdPCredential) -> IdPCredential
+  ) -> Answer {
+    switch self {
+    case .loadSession(let id, .sessionLoaded(let s?)):
+      .loadSession(id, .sessionLoaded(session: session(s)))
+    case .signUpAnonymously(let id, .signedIn(let s)):
+      .signUpAnonymously(id, .signedIn(session: session(s)))
+    case .signUpWithPassword(let id, .signedIn(let s)):
+      .signUpWithPassword(id, .signedIn(session: session(s)))
+    case .signInWithPassword(let id, .signedIn(let s)):
+      .signInWithPassword(id, .signedIn(session: session(s)))
+    case .signInWithCustomToken(let id, .signedIn(let s)):
+      .signInWithCustomToken(id, .signedIn(session: session(s)))
+    case .signInWithIdp(let id, .signedIn(let s)):
+      .signInWithIdp(id, .signedIn(session: session(s)))
+    case .signInWithIdp(let id, .credentialAlreadyInUse(let c, let email)):
+      .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
+    case .authorize(let id, .providerSucceeded(let c)):
+      .authorize(id, .providerSucceeded(credential: credential(c)))
+    case .refreshToken(let id, .tokenRefreshed(let t)):
+      .refreshToken(id, .tokenRefreshed(tokens(t)))
+    case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
+      .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
+      .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
+      .signInWithIdp(_, .requestFailed), .authorize(_, .providerCancelled),
+      .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
+      .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
+      .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      self
     }
   }
 
@@ -557,6 +605,7 @@ extension Answer: Codable {
     case .checkActionCode: self = .checkActionCode(id, try a(CheckCodeAnswer.self))
     case .confirmPasswordReset:
       self = .confirmPasswordReset(id, try a(PasswordResetAnswer.self))
+    case .signInWithCustomToken: self = .signInWithCustomToken(id, try a(SignInAnswer.self))
     }
   }
 

@@ -7,7 +7,7 @@ public enum Secrets {
   public static let keys: Set<String> = [
     "idToken", "refreshToken", "accessToken", "password", "linkTo", "rawNonce", "pendingToken",
     "tokenSecret", "sessionId",
-    "authorizationCode", "token",
+    "authorizationCode", "token", "newPassword",
   ]
 
   /// `‹secret:1a2b›`: a 16-bit FNV-1a fingerprint, enough to tell two secrets apart and far too

@@ -99,6 +99,18 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `accounts:signInWithCustomToken` with a token the app's backend minted. The answer has no
+  /// `localId`: the uid is the new ID token's `user_id` (its `sub`).
+  public func signIn(customToken: String) async -> SignInAnswer {
+    let result = await session(
+      from: call("signInWithCustomToken", ["token": customToken, "returnSecureToken": true]),
+      anonymous: false)
+    switch result {
+    case .success(let s): return .signedIn(session: s)
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
   /// `accounts:signInWithIdp` with a provider credential; `linkTo` links the current user.
   ///
   /// The credential's raw nonce goes with its ID token (Apple checks its SHA-256 against the
@@ -377,7 +389,10 @@ public struct FirebaseAPI: Sendable {
     switch result {
     case .failure(let e): return .failure(e)
     case .success(let json):
-      guard let uid = json["localId"] as? String, !uid.isEmpty,
+      // A custom token's answer names no `localId`: its ID token does (`user_id`, `sub`).
+      let tokenUid = (json["idToken"] as? String).flatMap(JWTClaims.init)
+        .flatMap { $0.string("user_id") ?? $0.string("sub") }
+      guard let uid = json["localId"] as? String ?? tokenUid, !uid.isEmpty,
         let idToken = json["idToken"] as? String, !idToken.isEmpty,
         let refreshToken = json["refreshToken"] as? String, !refreshToken.isEmpty,
         let expiresIn = Self.seconds(json["expiresIn"])

@@ -112,6 +112,10 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.confirmPasswordReset(code, newPassword: newPassword)
   }
 
+  public func signInWithCustomToken(token: String) async -> SignInAnswer {
+    await firebase.signIn(customToken: token)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

@@ -48,7 +48,7 @@ public final class AuthModel {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
-      .applyingActionCode, .checkingActionCode, .confirmingPasswordReset:
+      .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -131,6 +131,9 @@ public final class AuthModel {
   public func confirmPasswordReset(code: String, newPassword: String) {
     send(.confirmPasswordReset(code: code, newPassword: newPassword))
   }
+  /// Sign in with a custom token from the app's backend; signed in already, it must be the same
+  /// user's (another user's is refused: `lastError` `USER_MISMATCH`).
+  public func signIn(customToken: String) { send(.signInWithCustomToken(token: customToken)) }
   public func cancel() { send(.cancelTapped) }
 
   /// A valid ID token for an API call.

@@ -13,7 +13,8 @@ import AuthFlowCore
 /// Each request kind (`Queue`'s static members: `signUpAnonymously`, `authorize`,
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
 /// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
-/// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`) takes
+/// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
+/// `signInWithCustomToken`) takes
 /// only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
@@ -164,6 +165,10 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func signInWithCustomToken(token: String) async -> SignInAnswer {
+    await next(.signInWithCustomToken(token: token)) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -190,6 +195,8 @@ extension TestInterpreter.Queue where Answer == IdPAnswer {
 extension TestInterpreter.Queue where Answer == SignInAnswer {
   /// `signInWithPassword`.
   public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
+  /// `signInWithCustomToken`.
+  public static var signInWithCustomToken: Self { Self(kind: .signInWithCustomToken) }
 }
 
 extension TestInterpreter.Queue where Answer == ResetAnswer {

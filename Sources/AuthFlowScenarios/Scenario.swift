@@ -101,8 +101,7 @@ public struct ResultTemplate: Equatable, Sendable {
           message: "\(kind.rawValue) answered with \(answer.outcomeName)"))
     }
     let provider = request?.provider
-    return answer.rebuilt(
-      id: id,
+    return answer.with(id: id).mapping(
       session: { s in
         var s = s
         if relativeExpiry { s.expiresAt = now + s.expiresAt.seconds }
@@ -118,43 +117,6 @@ public struct ResultTemplate: Equatable, Sendable {
         if c.provider == .unspecified, let provider { c.provider = provider }
         return c
       })
-  }
-}
-
-extension Answer {
-  /// The same answer for request `id`, its sessions, tokens and credentials passed through the
-  /// given functions.
-  func rebuilt(
-    id: RequestID, session: (Session) -> Session, tokens: (Tokens) -> Tokens,
-    credential: (IdPCredential) -> IdPCredential
-  ) -> Answer {
-    // Only the answers that carry a session, tokens or a credential change; every other answer
-    // is the same answer for `id`.
-    if case .loadSession(_, .sessionLoaded(let s?)) = self {
-      return .loadSession(id, .sessionLoaded(session: session(s)))
-    }
-    if case .signUpAnonymously(_, .signedIn(let s)) = self {
-      return .signUpAnonymously(id, .signedIn(session: session(s)))
-    }
-    if case .authorize(_, .providerSucceeded(let c)) = self {
-      return .authorize(id, .providerSucceeded(credential: credential(c)))
-    }
-    if case .signInWithIdp(_, .signedIn(let s)) = self {
-      return .signInWithIdp(id, .signedIn(session: session(s)))
-    }
-    if case .signInWithIdp(_, .credentialAlreadyInUse(let c, let email)) = self {
-      return .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
-    }
-    if case .signInWithPassword(_, .signedIn(let s)) = self {
-      return .signInWithPassword(id, .signedIn(session: session(s)))
-    }
-    if case .signUpWithPassword(_, .signedIn(let s)) = self {
-      return .signUpWithPassword(id, .signedIn(session: session(s)))
-    }
-    if case .refreshToken(_, .tokenRefreshed(let t)) = self {
-      return .refreshToken(id, .tokenRefreshed(tokens(t)))
-    }
-    return with(id: id)
   }
 }
 

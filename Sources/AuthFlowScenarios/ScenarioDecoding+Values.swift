@@ -59,6 +59,8 @@ extension JSONReader {
       return .confirmPasswordReset(
         code: try string(f["code"], join(p, "code")),
         newPassword: try string(f["newPassword"], join(p, "newPassword")))
+    case .signInWithCustomToken:
+      return .signInWithCustomToken(token: try string(f["token"], join(p, "token")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -101,13 +103,15 @@ extension JSONReader {
       return ResultTemplate(
         .loadSession(id, .sessionLoaded(session: session)), relativeExpiry: relative)
     case (.signUpAnonymously, .signedIn), (.signUpWithPassword, .signedIn),
-      (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn):
+      (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn),
+      (.signInWithCustomToken, .signedIn):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       let answer: Answer =
         switch kind {
         case .signUpAnonymously: .signUpAnonymously(id, .signedIn(session: session))
         case .signUpWithPassword: .signUpWithPassword(id, .signedIn(session: session))
         case .signInWithPassword: .signInWithPassword(id, .signedIn(session: session))
+        case .signInWithCustomToken: .signInWithCustomToken(id, .signedIn(session: session))
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)

@@ -44,6 +44,7 @@ public enum Vocabulary {
       []
     case .applyActionCode, .checkActionCode: [FieldSpec("code", string)]
     case .confirmPasswordReset: [FieldSpec("code", string), FieldSpec("newPassword", string)]
+    case .signInWithCustomToken: [FieldSpec("token", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -125,6 +126,7 @@ public enum Vocabulary {
     case .lookupAccount, .sendVerificationEmail: ["requestId", "idToken"]
     case .applyActionCode, .checkActionCode: ["requestId", "code"]
     case .confirmPasswordReset: ["requestId", "code", "newPassword"]
+    case .signInWithCustomToken: ["requestId", "token"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -179,6 +181,8 @@ public enum Vocabulary {
       "ask what an email link's `code` is for and whose address, without using it (before a new-password screen)"
     case .confirmPasswordReset:
       "finish a password reset with the reset mail's `code` and the `newPassword`, signed in or not"
+    case .signInWithCustomToken:
+      "sign in with a `token` the app's backend minted; signed in already, it must be the same user's (`userMismatch` otherwise)"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -238,6 +242,7 @@ public enum Vocabulary {
     case .applyActionCode: "Firebase `accounts:update {oobCode}` (no ID token)"
     case .checkActionCode: "Firebase `accounts:resetPassword {oobCode}` (the code is not used)"
     case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
+    case .signInWithCustomToken: "Firebase `accounts:signInWithCustomToken`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -254,7 +259,8 @@ public enum Vocabulary {
       "move the anonymous user's data from `from` to `to`, then send `migrationFinished`"
     case .sessionExpired: "the server no longer accepts the session; the user is signed out"
     case .signedOutAfterError: "an operation failed in a way that ended the session"
-    case .userMismatch: "reauthentication returned another user; the session stays"
+    case .userMismatch:
+      "a reauthentication or a custom token returned another user; the session stays"
     case .error: "something failed; show it"
     case .passwordResetSent: "the password-reset email is on its way"
     case .signedOutElsewhere: "another process signed out (or deleted the account): so is this one"
@@ -293,7 +299,8 @@ public enum Vocabulary {
     switch kind {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
-    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword: [.signedIn, .requestFailed]
+    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword, .signInWithCustomToken:
+      [.signedIn, .requestFailed]
     case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .requestFailed]
     case .refreshToken: [.tokenRefreshed, .requestFailed]
     case .sendPasswordReset: [.passwordResetSent, .requestFailed]

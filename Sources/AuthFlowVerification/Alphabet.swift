@@ -65,6 +65,8 @@ public enum Alphabet {
     .reloadRequested, .sendEmailVerification, .applyActionCode(code: "oob-1"),
     // A password reset finished in the app: the code checked, then the new password.
     .checkActionCode(code: "oob-2"), .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
+    // A custom token from the app's backend: nobody signed in, the same user, or another.
+    .signInWithCustomToken(token: "ct-1"),
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -81,6 +83,7 @@ public enum Alphabet {
         .createAccount(email: "new@example.com", password: "pw-2"), token,
         .applyActionCode(code: "oob-1"), .checkActionCode(code: "oob-2"),
         .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
+        .signInWithCustomToken(token: "ct-1"),
       ]
     case .anonymous:
       return [
@@ -88,6 +91,7 @@ public enum Alphabet {
         .linkProviderTapped(provider: .apple),
         .createAccount(email: "new@example.com", password: "pw-2"), .deleteAccountTapped,
         .signOutTapped(discardAnonymousData: true), token, .reloadRequested,
+        .signInWithCustomToken(token: "ct-1"),
       ]
     case .firebaseAuthenticated:
       return [
@@ -96,6 +100,7 @@ public enum Alphabet {
         .signOutTapped(discardAnonymousData: false), token,
         .idTokenRequested(requestId: 0, forceRefresh: true), .reloadRequested,
         .sendEmailVerification, .applyActionCode(code: "oob-1"),
+        .signInWithCustomToken(token: "ct-1"),
       ]
     case .migrationRequired:
       return [
@@ -106,7 +111,8 @@ public enum Alphabet {
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
-      .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset:
+      .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
+      .signingInWithCustomToken:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -171,6 +177,7 @@ public enum Alphabet {
         case .applyActionCode: kind = .applyActionCode
         case .checkActionCode: kind = .checkActionCode
         case .confirmPasswordReset: kind = .confirmPasswordReset
+        case .customTokenSignIn: kind = .signInWithCustomToken
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -308,6 +315,7 @@ public enum Alphabet {
     "applyActionCode": ["INVALID_OOB_CODE", "USER_DISABLED", "NETWORK"],
     "checkActionCode": ["EXPIRED_OOB_CODE"],
     "confirmPasswordReset": ["WEAK_PASSWORD", "USER_DISABLED"],
+    "signInWithCustomToken": ["INVALID_CUSTOM_TOKEN", "USER_DISABLED"],
   ]
 
   static let successCount: [String: Int] = [
@@ -315,7 +323,7 @@ public enum Alphabet {
     "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
-    "confirmPasswordReset": 1,
+    "confirmPasswordReset": 1, "signInWithCustomToken": 2,
   ]
 
   /// How many of those results are successes (they come first).
@@ -482,6 +490,13 @@ public enum Alphabet {
       ]
     case .confirmPasswordReset:
       out = [.confirmPasswordReset(id, .passwordResetConfirmed(email: "mike@example.com"))]
+    case .signInWithCustomToken:
+      // The token is the signed-in user's (or, nobody signed in, someone's), or another's.
+      out = [
+        .signInWithCustomToken(
+          id, .signedIn(session: session(current?.uid ?? "user-9", providers: []))),
+        .signInWithCustomToken(id, .signedIn(session: session("user-2", providers: []))),
+      ]
     case .signInWithPassword:
       out = [
         .signInWithPassword(id, .signedIn(session: session("user-1", providers: ["password"])))

@@ -354,4 +354,5 @@ struct InstantInterpreter: AuthInterpreter {
   func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer {
     .requestFailed(error: offline)
   }
+  func signInWithCustomToken(token: String) async -> SignInAnswer { .requestFailed(error: offline) }
 }

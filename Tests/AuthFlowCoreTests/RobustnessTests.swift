@@ -114,6 +114,10 @@ struct RobustnessTests {
       Answer.authorize(5, .providerSucceeded(credential: credential)), d.machine,
       Request.deleteAccount(idToken: "ID-TOKEN-SECRET"),
       Phase.migrationRequired(MigrationOffer(credential: credential)),
+      Request.confirmPasswordReset(code: "oob-1", newPassword: "NEW-PASSWORD-SECRET"),
+      Event.intent(.confirmPasswordReset(code: "oob-1", newPassword: "NEW-PASSWORD-SECRET")),
+      Request.signInWithCustomToken(token: "CUSTOM-TOKEN-SECRET"),
+      Event.intent(.signInWithCustomToken(token: "CUSTOM-TOKEN-SECRET")),
     ]
     for value in values {
       var dumped = ""

@@ -197,17 +197,24 @@ struct FirebaseTests {
     #expect(await runtime.state == .signedOut)
   }
 
-  /// A runtime over the stand-in with a new email account signed in, and its notifications
-  /// from before the start.
-  func runtimeWithAccount(_ email: String, password: String) async
-    -> (AuthRuntime, AsyncStream<AuthNotification>)
-  {
+  /// A started runtime over the stand-in, signed out, and its notifications from before the
+  /// start.
+  func startedRuntime() async -> (AuthRuntime, AsyncStream<AuthNotification>) {
     let interpreter = HTTPInterpreter(
       firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled })
     let runtime = AuthRuntime(interpreter: interpreter, store: InMemorySessionStore())
     let notes = await runtime.notifications()
     await runtime.start()
     await runtime.settled()
+    return (runtime, notes)
+  }
+
+  /// A runtime over the stand-in with a new email account signed in, and its notifications
+  /// from before the start.
+  func runtimeWithAccount(_ email: String, password: String) async
+    -> (AuthRuntime, AsyncStream<AuthNotification>)
+  {
+    let (runtime, notes) = await startedRuntime()
     await runtime.send(.createAccount(email: email, password: password))
     await runtime.settled()
     return (runtime, notes)
@@ -339,5 +346,67 @@ struct FirebaseTests {
     #expect(
       seen.contains { if case .error(let e) = $0 { e.code == "WEAK_PASSWORD" } else { false } })
     #expect(seen.contains(.passwordResetConfirmed(email: "reset@example.com")))
+  }
+
+  @Test(
+    "custom tokens: a sign-in with its claims, the same user again with new claims, another user refused, a guest's own uid kept"
+  )
+  func customTokenSignIn() async throws {
+    let (runtime, notes) = await startedRuntime()
+
+    await runtime.send(
+      .signInWithCustomToken(
+        token: try await standIn.customToken(uid: "backend-42", claims: ["plan": "pro"])))
+    await runtime.settled()
+    let first = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(first.uid == "backend-42", "the uid comes from the ID token: the answer has no localId")
+    #expect(!first.anonymous)
+    #expect(first.claims?.custom["plan"] == .string("pro"))
+
+    await runtime.send(
+      .signInWithCustomToken(
+        token: try await standIn.customToken(uid: "backend-42", claims: ["plan": "team"])))
+    await runtime.settled()
+    let second = try #require(await runtime.state.session)
+    #expect(second.uid == "backend-42")
+    #expect(second.idToken != first.idToken)
+    #expect(second.claims?.custom["plan"] == .string("team"))
+    // Session-scoped claims survive a refresh.
+    _ = try await runtime.idToken(forceRefresh: true)
+    #expect(await runtime.state.session?.claims?.custom["plan"] == .string("team"))
+
+    await runtime.send(
+      .signInWithCustomToken(token: try await standIn.customToken(uid: "backend-other")))
+    await runtime.settled()
+    #expect(await runtime.state.session?.uid == "backend-42", "another user's token is refused")
+    await runtime.send(.signInWithCustomToken(token: "not-a-token"))
+    await runtime.settled()
+    #expect(await runtime.state.session?.uid == "backend-42", "a refused token signs nobody out")
+
+    // A guest whose backend vouches for the guest's own uid keeps the account.
+    await runtime.send(.signOutTapped(discardAnonymousData: false))
+    await runtime.send(.signInAnonymouslyTapped)
+    await runtime.settled()
+    let guest = try #require(await runtime.state.session)
+    #expect(guest.anonymous)
+    await runtime.send(
+      .signInWithCustomToken(token: try await standIn.customToken(uid: guest.uid)))
+    await runtime.settled()
+    let vouched = try #require(await runtime.state.session)
+    #expect(vouched.uid == guest.uid)
+    #expect(!vouched.anonymous)
+
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if seen.count == 2 { break }
+    }
+    #expect(seen.first == .userMismatch)
+    guard case .error(let error)? = seen.last else {
+      Issue.record("expected the refused token's error, got \(seen)")
+      return
+    }
+    #expect(error.code == "INVALID_CUSTOM_TOKEN")
   }
 }

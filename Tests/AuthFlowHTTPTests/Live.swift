@@ -108,6 +108,21 @@ final class StandIn: @unchecked Sendable {
     try await snapshot()["revoked"] as? [[String: Any]] ?? []
   }
 
+  /// A custom token the app's backend would mint for `uid` (with session-scoped `claims`).
+  func customToken(uid: String, claims: [String: Any]? = nil) async throws -> String {
+    let url = URL(string: "http://\(hostPort)/_standin/customToken")!
+    var body: [String: Any] = ["uid": uid]
+    if let claims { body["claims"] = claims }
+    let data = try JSONSerialization.data(withJSONObject: body)
+    guard
+      case .success(let r) = await URLSessionTransport().send(
+        HTTPRequest(method: "POST", url: url, body: data)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
+      let token = json["token"] as? String
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "customToken") }
+    return token
+  }
+
   func admin(_ path: String, _ body: [String: Any]) async throws {
     let url = URL(string: "http://\(hostPort)/_standin/\(path)")!
     let data = try JSONSerialization.data(withJSONObject: body)
