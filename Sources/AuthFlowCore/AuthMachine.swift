@@ -49,6 +49,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .signIn: .signingInWithEmail
       case .createAccount: .creatingAccount
       case .passwordReset: .sendingPasswordReset
+      case .reauthenticate: .reauthenticatingWithPassword
       }
     case .accountFlow(let f):
       switch f.kind {
@@ -58,6 +59,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .checkActionCode: .checkingActionCode
       case .confirmPasswordReset: .confirmingPasswordReset
       case .customTokenSignIn: .signingInWithCustomToken
+      case .changePassword: .changingPassword
       }
     }
   }

@@ -52,6 +52,12 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// `signInWithCustomToken` in flight; `user` is whoever is signed in (the token must be
   /// theirs).
   case signingInWithCustomToken(request: RequestID, user: SignedInUser?)
+  /// `signInWithPassword` with the account's email in flight: a reauthentication, resuming
+  /// `resume` when it succeeds.
+  case reauthenticatingWithPassword(
+    request: RequestID, email: String, resume: SensitiveOperation?, user: SignedInUser)
+  /// `updatePassword` in flight.
+  case changingPassword(request: RequestID, newPassword: String, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -62,7 +68,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
-  case signingInWithCustomToken
+  case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword
 }
 
 extension AuthState {
@@ -103,6 +109,9 @@ extension AuthState {
       case .signIn: self = .signingInWithEmail(request: e.request, email: e.email)
       case .createAccount: self = .creatingAccount(request: e.request, email: e.email, user: user)
       case .passwordReset: self = .sendingPasswordReset(request: e.request, email: e.email)
+      case .reauthenticate:
+        self = .reauthenticatingWithPassword(
+          request: e.request, email: e.email, resume: e.resume, user: user ?? .missing)
       }
     case .accountFlow(let f):
       switch f.kind {
@@ -113,6 +122,9 @@ extension AuthState {
       case .checkActionCode: self = .checkingActionCode(request: f.request, user: user)
       case .confirmPasswordReset: self = .confirmingPasswordReset(request: f.request, user: user)
       case .customTokenSignIn: self = .signingInWithCustomToken(request: f.request, user: user)
+      case .changePassword:
+        self = .changingPassword(
+          request: f.request, newPassword: f.newPassword ?? "", user: user ?? .missing)
       }
     }
   }
@@ -157,6 +169,10 @@ extension AuthState {
       (.accountFlow(AccountFlow(kind: .confirmPasswordReset, request: r)), u)
     case .signingInWithCustomToken(let r, let u):
       (.accountFlow(AccountFlow(kind: .customTokenSignIn, request: r)), u)
+    case .reauthenticatingWithPassword(let r, let e, let resume, let u):
+      (.emailFlow(EmailFlow(kind: .reauthenticate, request: r, email: e, resume: resume)), u)
+    case .changingPassword(let r, let p, let u):
+      (.accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: p)), u)
     }
   }
 
@@ -186,6 +202,8 @@ extension AuthState {
     case .checkingActionCode: .checkingActionCode
     case .confirmingPasswordReset: .confirmingPasswordReset
     case .signingInWithCustomToken: .signingInWithCustomToken
+    case .reauthenticatingWithPassword: .reauthenticatingWithPassword
+    case .changingPassword: .changingPassword
     }
   }
 

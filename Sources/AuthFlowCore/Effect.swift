@@ -57,6 +57,8 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case actionCodeChecked(operation: String, email: String?)
   /// A password reset is done: sign in with the new password.
   case passwordResetConfirmed(email: String?)
+  /// The signed-in account's password is the new one; its sessions elsewhere end.
+  case passwordChanged
 }
 
 // MARK: - Names
@@ -69,7 +71,7 @@ extension Effect {
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken, signOutProvider
+    case signInWithCustomToken, updatePassword, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -81,7 +83,8 @@ extension Effect {
       case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-        .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
+        .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
+        .updatePassword:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -156,6 +159,7 @@ extension Request {
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
+    case .updatePassword: .updatePassword
     }
   }
 
@@ -168,7 +172,7 @@ extension AuthNotification {
   public enum Kind: String, Hashable, Sendable, CaseIterable {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
-    case actionCodeApplied, actionCodeChecked, passwordResetConfirmed
+    case actionCodeApplied, actionCodeChecked, passwordResetConfirmed, passwordChanged
   }
 
   /// The notification's name.
@@ -186,6 +190,7 @@ extension AuthNotification {
     case .actionCodeApplied: .actionCodeApplied
     case .actionCodeChecked: .actionCodeChecked
     case .passwordResetConfirmed: .passwordResetConfirmed
+    case .passwordChanged: .passwordChanged
     }
   }
 }
@@ -217,6 +222,7 @@ extension Effect: Codable {
     case checkActionCode(requestId: RequestID, code: String)
     case confirmPasswordReset(requestId: RequestID, code: String, newPassword: String)
     case signInWithCustomToken(requestId: RequestID, token: String)
+    case updatePassword(requestId: RequestID, idToken: String, newPassword: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -256,6 +262,8 @@ extension Effect: Codable {
       self = .request(id, .confirmPasswordReset(code: c, newPassword: p))
     case .signInWithCustomToken(let id, let t):
       self = .request(id, .signInWithCustomToken(token: t))
+    case .updatePassword(let id, let t, let p):
+      self = .request(id, .updatePassword(idToken: t, newPassword: p))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -296,6 +304,8 @@ extension Effect: Codable {
       case .confirmPasswordReset(let c, let p):
         wire = .confirmPasswordReset(requestId: id, code: c, newPassword: p)
       case .signInWithCustomToken(let t): wire = .signInWithCustomToken(requestId: id, token: t)
+      case .updatePassword(let t, let p):
+        wire = .updatePassword(requestId: id, idToken: t, newPassword: p)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

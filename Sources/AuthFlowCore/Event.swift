@@ -64,6 +64,12 @@ public enum Intent: Hashable, Sendable {
   /// Signed in already, the token must be for the same user (its session is renewed, an
   /// anonymous one included, whose data stays); another user's is refused with `userMismatch`.
   case signInWithCustomToken(token: String)
+  /// Change the signed-in account's password (`accounts:update {password}`); a login too old
+  /// for it waits in `reauthenticationRequired` and resumes after reauthentication.
+  case changePassword(newPassword: String)
+  /// Prove again who the user is with the account's email and this password (also resumes a
+  /// waiting sensitive operation): for an account that signs in with a password.
+  case reauthenticateWithPassword(password: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -100,7 +106,7 @@ extension Intent {
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken
+    case signInWithCustomToken, changePassword, reauthenticateWithPassword
   }
 
   /// The intent's name, as scenario files spell it.
@@ -128,6 +134,8 @@ extension Intent {
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
+    case .changePassword: .changePassword
+    case .reauthenticateWithPassword: .reauthenticateWithPassword
     }
   }
 
@@ -158,6 +166,8 @@ extension Intent: Codable {
     case checkActionCode(code: String)
     case confirmPasswordReset(code: String, newPassword: String)
     case signInWithCustomToken(token: String)
+    case changePassword(newPassword: String)
+    case reauthenticateWithPassword(password: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -185,6 +195,8 @@ extension Intent: Codable {
     case .checkActionCode(let c): self = .checkActionCode(code: c)
     case .confirmPasswordReset(let c, let p): self = .confirmPasswordReset(code: c, newPassword: p)
     case .signInWithCustomToken(let t): self = .signInWithCustomToken(token: t)
+    case .changePassword(let p): self = .changePassword(newPassword: p)
+    case .reauthenticateWithPassword(let p): self = .reauthenticateWithPassword(password: p)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -214,6 +226,8 @@ extension Intent: Codable {
     case .checkActionCode(let c): wire = .checkActionCode(code: c)
     case .confirmPasswordReset(let c, let p): wire = .confirmPasswordReset(code: c, newPassword: p)
     case .signInWithCustomToken(let t): wire = .signInWithCustomToken(token: t)
+    case .changePassword(let p): wire = .changePassword(newPassword: p)
+    case .reauthenticateWithPassword(let p): wire = .reauthenticateWithPassword(password: p)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -41,6 +41,8 @@ public protocol AuthInterpreter: Sendable {
   func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer
   /// `accounts:signInWithCustomToken` with a token the app's backend minted.
   func signInWithCustomToken(token: String) async -> SignInAnswer
+  /// `accounts:update` with `password` for the account of `idToken`.
+  func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -88,6 +90,8 @@ extension AuthInterpreter {
       .confirmPasswordReset(id, await confirmPasswordReset(code: code, newPassword: password))
     case .signInWithCustomToken(let token):
       .signInWithCustomToken(id, await signInWithCustomToken(token: token))
+    case .updatePassword(let token, let password):
+      .updatePassword(id, await updatePassword(idToken: token, newPassword: password))
     }
   }
 }

@@ -327,6 +327,17 @@ enum Behaviour {
             "\(Invariants.describe(event)) in \(before.stateName) dropped the \(waiting) "
               + "waiting for reauthentication without a word"))
       }
+      // A refused proof (a wrong password, a failed consent step) is not a reason to give up
+      // the operation: it keeps waiting, unless the session itself is dead.
+      if !kept, after.user != nil, let answer = event.answer, let error = answer.error,
+        error.kind != .sessionDead, answer.id == before.phase.pendingRequest
+      {
+        out.append(
+          Violation(
+            .reauthenticationOutcome,
+            "\(error.code) answering the reauthentication in \(before.stateName) dropped the "
+              + "\(waiting) waiting for it"))
+      }
     }
   }
 
@@ -395,6 +406,7 @@ enum Behaviour {
     case .providerFlow(let f):
       if case .reauthenticate(let op?) = f.purpose { return op }
       return nil
+    case .emailFlow(let e) where e.kind == .reauthenticate: return e.resume
     default: return nil
     }
   }
@@ -405,6 +417,8 @@ enum Behaviour {
     case (.deleteAccount, .deletingAccount): return true
     case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
     case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
+    case (.changePassword(let p), .accountFlow(let f)):
+      return f.kind == .changePassword && f.newPassword == p
     default: return false
     }
   }
@@ -511,6 +525,44 @@ enum Promises {
     reload(before, event, after, effects, &out)
     actionCode(before, event, after, effects, &out)
     customToken(before, event, after, effects, &out)
+    passwordChange(before, event, after, effects, &out)
+  }
+
+  /// A changed password's new tokens are taken and stored at once; a login too old for it
+  /// keeps the new password waiting for a reauthentication.
+  static func passwordChange(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.updatePassword(let id, let answer)) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .changePassword,
+      let b = before.user?.session
+    else { return }
+    switch answer {
+    case .passwordChanged(let s) where s.uid == b.uid:
+      let a = after.user?.session
+      if a?.idToken != s.idToken || a?.refreshToken != s.refreshToken {
+        out.append(
+          Violation(.passwordChangeStoresTokens, "\(b.uid)'s new tokens were not taken"))
+      }
+      let stored = effects.contains {
+        if case .persistSession(let p) = $0 { return p.refreshToken == s.refreshToken }
+        return false
+      }
+      if !stored {
+        out.append(
+          Violation(.passwordChangeStoresTokens, "\(b.uid)'s new tokens were not stored"))
+      }
+    case .passwordChanged: return
+    case .requestFailed(let error):
+      guard error.kind == .reauthenticate else { return }
+      let waiting = SensitiveOperation.changePassword(newPassword: f.newPassword ?? "")
+      if case .reauthenticationRequired(waiting) = after.phase { return }
+      out.append(
+        Violation(
+          .passwordChangeStoresTokens,
+          "\(error.code) left \(after.stateName), not the change waiting for reauthentication"))
+    }
   }
 
   /// A custom token's answer, with someone signed in, keeps that someone.

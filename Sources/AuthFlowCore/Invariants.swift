@@ -104,6 +104,10 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// session with the answer's tokens, and another uid's answer is refused with `userMismatch`,
   /// leaving the session as it was and storing nothing; no failure of it ends the session.
   case customTokenKeepsUser
+  /// A password change's answer for the signed-in user puts its new tokens in the session and
+  /// stores them in the same step (Firebase ended the old ones); refused for an old login, the
+  /// change waits in `reauthenticationRequired` with its new password.
+  case passwordChangeStoresTokens
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -150,6 +154,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .verificationMailHasAnAddress:
       "a verification mail is asked for an account with an address"
     case .customTokenKeepsUser: "a custom token never switches users"
+    case .passwordChangeStoresTokens:
+      "a changed password's new tokens are stored at once; an old login waits for reauthentication"
     }
   }
 
@@ -210,10 +216,12 @@ extension Phase {
       switch e.kind {
       case .signIn, .passwordReset: return user == nil
       case .createAccount: return user?.session.anonymous ?? true
+      case .reauthenticate: return user?.session.anonymous == false
       }
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail: return user != nil
+      case .changePassword: return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true
       }

@@ -131,11 +131,16 @@ public struct EmailFlow: Hashable, Sendable {
     case createAccount
     /// `sendPasswordReset` (nobody signed in).
     case passwordReset
+    /// `signInWithPassword` with the signed-in account's email: a reauthentication, resuming
+    /// `resume` when it succeeds.
+    case reauthenticate
   }
 
   public var kind: Kind
   public var request: RequestID
   public var email: String
+  /// For a reauthentication: the operation that waits for it.
+  public var resume: SensitiveOperation? = nil
 }
 
 /// A request about the account in flight (`reloadingAccount`, `sendingVerificationEmail`,
@@ -155,12 +160,14 @@ public struct AccountFlow: Hashable, Sendable {
     case confirmPasswordReset
     /// `signInWithCustomToken` (nobody signed in, or the same user again).
     case customTokenSignIn
+    /// `updatePassword` (a signed-in account with an email).
+    case changePassword
 
     /// Whether the request sends the session's own token, so that a session-dead answer is a
     /// verdict on this session (a code from an email link, or a custom token, is not).
     public var sendsSessionToken: Bool {
       switch self {
-      case .reload, .sendVerificationEmail: true
+      case .reload, .sendVerificationEmail, .changePassword: true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
     }
@@ -168,7 +175,7 @@ public struct AccountFlow: Hashable, Sendable {
     /// Whether the request carries a code from an email link rather than the session's token.
     public var isActionCode: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .customTokenSignIn: false
+      case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword: false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
     }
@@ -176,10 +183,13 @@ public struct AccountFlow: Hashable, Sendable {
 
   public var kind: Kind
   public var request: RequestID
+  /// For `changePassword`: the new password (kept only while the request is in flight).
+  public var newPassword: String?
 
-  public init(kind: Kind, request: RequestID) {
+  public init(kind: Kind, request: RequestID, newPassword: String? = nil) {
     self.kind = kind
     self.request = request
+    self.newPassword = newPassword
   }
 }
 
@@ -298,6 +308,8 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   case link(credential: IdPCredential)
   /// Remove this provider from the account.
   case unlink(provider: ProviderID)
+  /// Change the account's password.
+  case changePassword(newPassword: String)
 }
 
 extension Phase {

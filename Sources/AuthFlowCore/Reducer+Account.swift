@@ -243,6 +243,44 @@ extension AuthMachine {
     }
   }
 
+  /// A reauthentication with the account's password answered: the same user's new session, then
+  /// the operation that waited; another user changes nothing (`userMismatch`); a failure goes
+  /// back where it started (a wrong password keeps the waiting operation).
+  mutating func reauthenticatedWithPassword(
+    _ answer: SignInAnswer, flow: EmailFlow, now: Instant, fx: inout [Effect]
+  ) {
+    let origin: Phase = flow.resume.map { .reauthenticationRequired(operation: $0) } ?? .resting
+    switch answer {
+    case .signedIn(let session):
+      guard session.uid == user?.session.uid else {
+        phase = origin
+        return fx.append(.notify(notification: .userMismatch))
+      }
+      renewSession(with: session, now: now, fx: &fx)
+      phase = .resting
+      if let resume = flow.resume { self.resume(resume, now: now, fx: &fx) }
+    case .requestFailed(let error):
+      fail(error, origin: origin, sensitive: nil, fx: &fx)
+    }
+  }
+
+  /// `updatePassword` answered: the new tokens are stored at once (Firebase ended the old
+  /// ones); a login too old for the change waits for a reauthentication, then resumes.
+  mutating func passwordChanged(
+    _ answer: PasswordChangeAnswer, newPassword: String, now: Instant, fx: inout [Effect]
+  ) {
+    switch answer {
+    case .passwordChanged(let session):
+      phase = .resting
+      guard session.uid == user?.session.uid else { return Self.report(.unexpectedResponse, &fx) }
+      renewSession(with: session, now: now, fx: &fx)
+      fx.append(.notify(notification: .passwordChanged))
+    case .requestFailed(let error):
+      fail(
+        error, origin: .resting, sensitive: .changePassword(newPassword: newPassword), fx: &fx)
+    }
+  }
+
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
     let providers: [ProviderID]

@@ -89,6 +89,17 @@ extension AuthMachine {
       guard case .resting = phase else { return }
       let r = send(.signInWithCustomToken(token: token), &fx)
       phase = .accountFlow(AccountFlow(kind: .customTokenSignIn, request: r))
+    case .changePassword(let password):
+      guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+      guard session.email != nil else {
+        return Self.report(
+          AuthError(code: "MISSING_EMAIL", message: "a password needs an email to sign in with"),
+          &fx)
+      }
+      let r = send(.updatePassword(idToken: session.idToken, newPassword: password), &fx)
+      phase = .accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: password))
+    case .reauthenticateWithPassword(let password):
+      reauthenticateWithPassword(password, fx: &fx)
     }
   }
 
@@ -129,6 +140,27 @@ extension AuthMachine {
     phase = .providerFlow(
       ProviderFlow(
         provider: provider, purpose: .reauthenticate(resume: resume), request: r, credential: nil))
+  }
+
+  /// Reauthenticate with the account's email and `password`, resuming the operation that waits
+  /// for it, if any.
+  mutating func reauthenticateWithPassword(_ password: String, fx: inout [Effect]) {
+    guard let session = user?.session, !session.anonymous else { return }
+    let resume: SensitiveOperation?
+    switch phase {
+    case .resting: resume = nil
+    case .reauthenticationRequired(let op): resume = op
+    case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow:
+      return  // Busy: the tap is stale.
+    }
+    guard let email = session.email else {
+      return Self.report(
+        AuthError(code: "MISSING_EMAIL", message: "this account has no email to sign in with"),
+        &fx)
+    }
+    let r = send(.signInWithPassword(email: email, password: password), &fx)
+    phase = .emailFlow(EmailFlow(kind: .reauthenticate, request: r, email: email, resume: resume))
   }
 
   /// Starts the sign-in to the existing account, or stays anonymous.
@@ -177,6 +209,8 @@ extension AuthMachine {
 
   mutating func cancelTapped(fx: inout [Effect]) {
     switch phase {
+    case .emailFlow(let flow) where flow.kind == .reauthenticate:
+      phase = flow.resume.map { .reauthenticationRequired(operation: $0) } ?? .resting
     case .signingInAnonymously, .emailFlow, .migrationRequired, .migrating,
       .reauthenticationRequired:
       // Back to rest: signed out, or the user the flow started from (the anonymous user keeps

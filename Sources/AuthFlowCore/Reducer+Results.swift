@@ -18,8 +18,11 @@ extension AuthMachine {
       else { return }
       signedIn(a.result, now: now, fx: &fx)
     case .signInWithPassword(let id, let a):
-      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .signIn
-      else { return }
+      guard case .emailFlow(let flow) = phase, flow.request == id else { return }
+      if flow.kind == .reauthenticate {
+        return reauthenticatedWithPassword(a, flow: flow, now: now, fx: &fx)
+      }
+      guard flow.kind == .signIn else { return }
       switch a {
       case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
       case .requestFailed(let error): signedIn(.failure(error), now: now, fx: &fx)
@@ -125,6 +128,10 @@ extension AuthMachine {
       guard case .accountFlow(let f) = phase, f.request == id, f.kind == .customTokenSignIn
       else { return }
       customTokenAnswered(a, now: now, fx: &fx)
+    case .updatePassword(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .changePassword
+      else { return }
+      passwordChanged(a, newPassword: f.newPassword ?? "", now: now, fx: &fx)
     }
   }
 
@@ -266,6 +273,9 @@ extension AuthMachine {
     case .unlink(let provider):
       let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
       phase = .unlinkingProvider(Unlink(provider: provider, request: r))
+    case .changePassword(let password):
+      let r = send(.updatePassword(idToken: token, newPassword: password), &fx)
+      phase = .accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: password))
     }
   }
 

@@ -44,6 +44,8 @@ public enum Request: Hashable, Sendable {
   case confirmPasswordReset(code: String, newPassword: String)
   /// Firebase `accounts:signInWithCustomToken` with a token the app's backend minted.
   case signInWithCustomToken(token: String)
+  /// Firebase `accounts:update` with `password` for the account of `idToken`.
+  case updatePassword(idToken: String, newPassword: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -64,6 +66,7 @@ public enum Request: Hashable, Sendable {
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
+    case .updatePassword: .updatePassword
     }
   }
 }
@@ -76,7 +79,8 @@ extension Request {
   public var sentToken: String? {
     switch self {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
-      .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t):
+      .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
+      .updatePassword(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
@@ -99,7 +103,7 @@ extension Request {
     case .signInWithIdp(let c, _): c.provider
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
       nil
     }
   }
@@ -127,7 +131,7 @@ extension RequestKind {
     case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
-      .signInWithCustomToken:
+      .signInWithCustomToken, .updatePassword:
       .firebase
     }
   }
@@ -140,7 +144,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
-  case confirmPasswordReset, signInWithCustomToken
+  case confirmPasswordReset, signInWithCustomToken, updatePassword
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -314,6 +318,15 @@ public enum PasswordResetAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `updatePassword`.
+public enum PasswordChangeAnswer: Hashable, Codable, Sendable {
+  /// The password is the new one. Firebase ended the account's other sessions and answered
+  /// with new tokens for this one: `session`, to store at once.
+  case passwordChanged(session: Session)
+  /// The request failed (`WEAK_PASSWORD`; `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`: reauthenticate).
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -334,6 +347,7 @@ public enum Answer: Hashable, Sendable {
   case checkActionCode(RequestID, CheckCodeAnswer)
   case confirmPasswordReset(RequestID, PasswordResetAnswer)
   case signInWithCustomToken(RequestID, SignInAnswer)
+  case updatePassword(RequestID, PasswordChangeAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -355,6 +369,7 @@ public enum Answer: Hashable, Sendable {
     case .checkActionCode: .checkActionCode(id, .requestFailed(error: e))
     case .confirmPasswordReset: .confirmPasswordReset(id, .requestFailed(error: e))
     case .signInWithCustomToken: .signInWithCustomToken(id, .requestFailed(error: e))
+    case .updatePassword: .updatePassword(id, .requestFailed(error: e))
     }
   }
 
@@ -366,7 +381,8 @@ public enum Answer: Hashable, Sendable {
       .sendPasswordReset(let id, _), .refreshToken(let id, _), .deleteAccount(let id, _),
       .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
-      .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _):
+      .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
+      .updatePassword(let id, _):
       id
     }
   }
@@ -391,6 +407,7 @@ public enum Answer: Hashable, Sendable {
     case .checkActionCode(_, let a): .checkActionCode(id, a)
     case .confirmPasswordReset(_, let a): .confirmPasswordReset(id, a)
     case .signInWithCustomToken(_, let a): .signInWithCustomToken(id, a)
+    case .updatePassword(_, let a): .updatePassword(id, a)
     }
   }
 
@@ -414,6 +431,7 @@ public enum Answer: Hashable, Sendable {
     case .checkActionCode: .checkActionCode
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
+    case .updatePassword: .updatePassword
     }
   }
 
@@ -435,6 +453,7 @@ public enum Answer: Hashable, Sendable {
     case .applyActionCode(_, let a): a
     case .checkActionCode(_, let a): a
     case .confirmPasswordReset(_, let a): a
+    case .updatePassword(_, let a): a
     }
   }
 
@@ -461,6 +480,7 @@ public enum Answer: Hashable, Sendable {
     case .applyActionCode(_, .actionCodeApplied): "actionCodeApplied"
     case .checkActionCode(_, .actionCodeChecked): "actionCodeChecked"
     case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
+    case .updatePassword(_, .passwordChanged): "passwordChanged"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
@@ -468,7 +488,8 @@ public enum Answer: Hashable, Sendable {
       .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
       .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
       .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
-      .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed):
+      .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
+      .updatePassword(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -484,12 +505,12 @@ public enum Answer: Hashable, Sendable {
       .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
       .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
       .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
-      .signInWithCustomToken(_, .requestFailed(let e)):
+      .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
       nil
     }
   }
@@ -499,12 +520,12 @@ public enum Answer: Hashable, Sendable {
     switch self {
     case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
       .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
-      .signInWithCustomToken(_, .signedIn(let s)):
+      .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)):
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
       nil
     }
   }
@@ -535,13 +556,15 @@ public enum Answer: Hashable, Sendable {
       .authorize(id, .providerSucceeded(credential: credential(c)))
     case .refreshToken(let id, .tokenRefreshed(let t)):
       .refreshToken(id, .tokenRefreshed(tokens(t)))
+    case .updatePassword(let id, .passwordChanged(let s)):
+      .updatePassword(id, .passwordChanged(session: session(s)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .authorize(_, .providerCancelled),
       .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
       .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-      .applyActionCode, .checkActionCode, .confirmPasswordReset:
+      .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed):
       self
     }
   }
@@ -606,6 +629,7 @@ extension Answer: Codable {
     case .confirmPasswordReset:
       self = .confirmPasswordReset(id, try a(PasswordResetAnswer.self))
     case .signInWithCustomToken: self = .signInWithCustomToken(id, try a(SignInAnswer.self))
+    case .updatePassword: self = .updatePassword(id, try a(PasswordChangeAnswer.self))
     }
   }
 

@@ -89,24 +89,31 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:signInWithPassword`.
   public func signIn(email: String, password: String) async -> SignInAnswer {
-    let result = await session(
-      from: call(
-        "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true]),
-      anonymous: false)
-    switch result {
-    case .success(let s): return .signedIn(session: s)
-    case .failure(let e): return .requestFailed(error: e)
-    }
+    SignInAnswer(
+      await session(
+        from: call(
+          "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true]),
+        anonymous: false))
   }
 
   /// `accounts:signInWithCustomToken` with a token the app's backend minted. The answer has no
   /// `localId`: the uid is the new ID token's `user_id` (its `sub`).
   public func signIn(customToken: String) async -> SignInAnswer {
+    SignInAnswer(
+      await session(
+        from: call("signInWithCustomToken", ["token": customToken, "returnSecureToken": true]),
+        anonymous: false))
+  }
+
+  /// `accounts:update` with `password`: Firebase ends the account's other sessions and answers
+  /// with new tokens for this one.
+  public func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
     let result = await session(
-      from: call("signInWithCustomToken", ["token": customToken, "returnSecureToken": true]),
+      from: call(
+        "update", ["idToken": idToken, "password": newPassword, "returnSecureToken": true]),
       anonymous: false)
     switch result {
-    case .success(let s): return .signedIn(session: s)
+    case .success(let s): return .passwordChanged(session: s)
     case .failure(let e): return .requestFailed(error: e)
     }
   }
@@ -540,6 +547,16 @@ extension SessionAnswer {
     switch result {
     case .success(let s): self = .signedIn(session: s)
     case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+}
+
+extension SignInAnswer {
+  /// A sign-in's session, or why there is none.
+  init(_ result: Result<Session, AuthError>) {
+    switch SessionAnswer(result) {
+    case .signedIn(let s): self = .signedIn(session: s)
+    case .requestFailed(let e): self = .requestFailed(error: e)
     }
   }
 }

@@ -116,6 +116,10 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.signIn(customToken: token)
   }
 
+  public func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
+    await firebase.updatePassword(idToken: idToken, newPassword: newPassword)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

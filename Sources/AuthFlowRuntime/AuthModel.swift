@@ -48,7 +48,8 @@ public final class AuthModel {
     case .starting, .restoring, .signingInAnonymously, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
-      .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken:
+      .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
+      .reauthenticatingWithPassword, .changingPassword:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -73,7 +74,7 @@ public final class AuthModel {
     case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
     case .migrationReady(let from, let to): migration = (from, to)
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
-      .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed:
+      .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged:
       break  // The state shows it (or the app's own notification handler).
     }
   }
@@ -134,6 +135,17 @@ public final class AuthModel {
   /// Sign in with a custom token from the app's backend; signed in already, it must be the same
   /// user's (another user's is refused: `lastError` `USER_MISMATCH`).
   public func signIn(customToken: String) { send(.signInWithCustomToken(token: customToken)) }
+  /// Change the signed-in account's password; a login too old for it shows
+  /// `reauthenticationRequired`, and `reauthenticate(password:)` (or a provider's
+  /// reauthentication) resumes it.
+  public func changePassword(_ newPassword: String) {
+    send(.changePassword(newPassword: newPassword))
+  }
+  /// Prove again who the user is with the account's email and `password` (also resumes a
+  /// waiting operation).
+  public func reauthenticate(password: String) {
+    send(.reauthenticateWithPassword(password: password))
+  }
   public func cancel() { send(.cancelTapped) }
 
   /// A valid ID token for an API call.

@@ -14,7 +14,7 @@ import AuthFlowCore
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
 /// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
 /// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
-/// `signInWithCustomToken`) takes
+/// `signInWithCustomToken`, `updatePassword`) takes
 /// only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
@@ -169,6 +169,12 @@ public actor TestInterpreter: AuthInterpreter {
     await next(.signInWithCustomToken(token: token)) { .requestFailed(error: $0) }
   }
 
+  public func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
+    await next(.updatePassword(idToken: idToken, newPassword: newPassword)) {
+      .requestFailed(error: $0)
+    }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -242,6 +248,11 @@ extension TestInterpreter.Queue where Answer == ActionCodeAnswer {
 extension TestInterpreter.Queue where Answer == CheckCodeAnswer {
   /// `checkActionCode`.
   public static var checkActionCode: Self { Self(kind: .checkActionCode) }
+}
+
+extension TestInterpreter.Queue where Answer == PasswordChangeAnswer {
+  /// `updatePassword`.
+  public static var updatePassword: Self { Self(kind: .updatePassword) }
 }
 
 extension TestInterpreter.Queue where Answer == PasswordResetAnswer {

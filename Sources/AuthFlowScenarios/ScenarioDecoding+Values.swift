@@ -61,6 +61,10 @@ extension JSONReader {
         newPassword: try string(f["newPassword"], join(p, "newPassword")))
     case .signInWithCustomToken:
       return .signInWithCustomToken(token: try string(f["token"], join(p, "token")))
+    case .changePassword:
+      return .changePassword(newPassword: try string(f["newPassword"], join(p, "newPassword")))
+    case .reauthenticateWithPassword:
+      return .reauthenticateWithPassword(password: try string(f["password"], join(p, "password")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -115,6 +119,10 @@ extension JSONReader {
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)
+    case (.updatePassword, .passwordChanged):
+      let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
+      return ResultTemplate(
+        .updatePassword(id, .passwordChanged(session: session)), relativeExpiry: relative)
     case (.authorize, .providerSucceeded):
       return ResultTemplate(
         .authorize(

@@ -24,7 +24,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
-  case actionCodeChecked, passwordResetConfirmed
+  case actionCodeChecked, passwordResetConfirmed, passwordChanged
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -45,6 +45,8 @@ public enum Vocabulary {
     case .applyActionCode, .checkActionCode: [FieldSpec("code", string)]
     case .confirmPasswordReset: [FieldSpec("code", string), FieldSpec("newPassword", string)]
     case .signInWithCustomToken: [FieldSpec("token", string)]
+    case .changePassword: [FieldSpec("newPassword", string)]
+    case .reauthenticateWithPassword: [FieldSpec("password", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -89,7 +91,8 @@ public enum Vocabulary {
         .optional("displayName", string),
       ]
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
-    case .signedIn: [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
+    case .signedIn, .passwordChanged:
+      [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
     case .credentialAlreadyInUse:
       [
         FieldSpec("credential", ##"{ "$ref": "#/$defs/conflictCredential" }"##),
@@ -127,6 +130,7 @@ public enum Vocabulary {
     case .applyActionCode, .checkActionCode: ["requestId", "code"]
     case .confirmPasswordReset: ["requestId", "code", "newPassword"]
     case .signInWithCustomToken: ["requestId", "token"]
+    case .updatePassword: ["requestId", "idToken", "newPassword"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -139,7 +143,7 @@ public enum Vocabulary {
   public static func fields(_ kind: AuthNotification.Kind) -> [String] {
     switch kind {
     case .migrationReady: ["from", "to"]
-    case .sessionExpired, .userMismatch: []
+    case .sessionExpired, .userMismatch, .passwordChanged: []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
@@ -183,6 +187,10 @@ public enum Vocabulary {
       "finish a password reset with the reset mail's `code` and the `newPassword`, signed in or not"
     case .signInWithCustomToken:
       "sign in with a `token` the app's backend minted; signed in already, it must be the same user's (`userMismatch` otherwise)"
+    case .changePassword:
+      "change the signed-in account's password to `newPassword`; a login too old for it waits in `reauthenticationRequired`"
+    case .reauthenticateWithPassword:
+      "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -214,6 +222,8 @@ public enum Vocabulary {
       "the password is the new one (`email` optional); Firebase ends the account's sessions"
     case .actionCodeApplied:
       "the code was applied and spent: the account of `email` (optional) has its email verified (`emailVerified`, default `true`)"
+    case .passwordChanged:
+      "the password is the new one; `session` holds the new tokens Firebase answered with (its other sessions end)"
     }
   }
 
@@ -243,6 +253,7 @@ public enum Vocabulary {
     case .checkActionCode: "Firebase `accounts:resetPassword {oobCode}` (the code is not used)"
     case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
     case .signInWithCustomToken: "Firebase `accounts:signInWithCustomToken`"
+    case .updatePassword: "Firebase `accounts:update {idToken, password}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -271,6 +282,8 @@ public enum Vocabulary {
     case .actionCodeChecked:
       "what an email link's code is for (`operation`) and whose address (`email`, when the server says)"
     case .passwordResetConfirmed: "a password reset is done: sign in with the new password"
+    case .passwordChanged:
+      "the signed-in account's password is the new one (its sessions elsewhere end at their next refresh)"
     }
   }
 
@@ -312,6 +325,7 @@ public enum Vocabulary {
     case .applyActionCode: [.actionCodeApplied, .requestFailed]
     case .checkActionCode: [.actionCodeChecked, .requestFailed]
     case .confirmPasswordReset: [.passwordResetConfirmed, .requestFailed]
+    case .updatePassword: [.passwordChanged, .requestFailed]
     }
   }
 

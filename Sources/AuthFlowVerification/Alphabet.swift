@@ -67,6 +67,8 @@ public enum Alphabet {
     .checkActionCode(code: "oob-2"), .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
     // A custom token from the app's backend: nobody signed in, the same user, or another.
     .signInWithCustomToken(token: "ct-1"),
+    // A password change, and a reauthentication with the password.
+    .changePassword(newPassword: "pw-4"), .reauthenticateWithPassword(password: "pw-1"),
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -100,19 +102,23 @@ public enum Alphabet {
         .signOutTapped(discardAnonymousData: false), token,
         .idTokenRequested(requestId: 0, forceRefresh: true), .reloadRequested,
         .sendEmailVerification, .applyActionCode(code: "oob-1"),
-        .signInWithCustomToken(token: "ct-1"),
+        .signInWithCustomToken(token: "ct-1"), .changePassword(newPassword: "pw-4"),
+        .reauthenticateWithPassword(password: "pw-1"),
       ]
     case .migrationRequired:
       return [
         .migrationDecided(choice: .merge), .migrationDecided(choice: .switchWithoutData),
         .migrationDecided(choice: .stayAnonymous), .cancelTapped,
       ]
-    case .reauthenticationRequired: return [.reauthenticateTapped(), .cancelTapped]
+    case .reauthenticationRequired:
+      return [
+        .reauthenticateTapped(), .reauthenticateWithPassword(password: "pw-1"), .cancelTapped,
+      ]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
-      .signingInWithCustomToken:
+      .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -178,12 +184,14 @@ public enum Alphabet {
         case .checkActionCode: kind = .checkActionCode
         case .confirmPasswordReset: kind = .confirmPasswordReset
         case .customTokenSignIn: kind = .signInWithCustomToken
+        case .changePassword: kind = .updatePassword
         }
       case .emailFlow(let e):
         switch e.kind {
         case .signIn: kind = .signInWithPassword
         case .createAccount: kind = .signUpWithPassword
         case .passwordReset: kind = .sendPasswordReset
+        case .reauthenticate: kind = .signInWithPassword
         }
       case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
@@ -316,6 +324,7 @@ public enum Alphabet {
     "checkActionCode": ["EXPIRED_OOB_CODE"],
     "confirmPasswordReset": ["WEAK_PASSWORD", "USER_DISABLED"],
     "signInWithCustomToken": ["INVALID_CUSTOM_TOKEN", "USER_DISABLED"],
+    "updatePassword": ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "WEAK_PASSWORD", "TOKEN_EXPIRED"],
   ]
 
   static let successCount: [String: Int] = [
@@ -323,7 +332,7 @@ public enum Alphabet {
     "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
-    "confirmPasswordReset": 1, "signInWithCustomToken": 2,
+    "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -498,8 +507,22 @@ public enum Alphabet {
         .signInWithCustomToken(id, .signedIn(session: session("user-2", providers: []))),
       ]
     case .signInWithPassword:
+      // A reauthentication is answered for the signed-in user (the password was theirs) or, as
+      // a sign-in is, for user-1.
       out = [
-        .signInWithPassword(id, .signedIn(session: session("user-1", providers: ["password"])))
+        .signInWithPassword(
+          id,
+          .signedIn(
+            session: session(
+              current?.uid ?? "user-1", providers: current?.providers ?? ["password"])))
+      ]
+    case .updatePassword:
+      out = [
+        .updatePassword(
+          id,
+          .passwordChanged(
+            session: session(
+              current?.uid ?? "user-1", providers: current?.providers ?? ["password"])))
       ]
     case .signUpWithPassword:
       out = [

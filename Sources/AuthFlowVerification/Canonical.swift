@@ -167,7 +167,7 @@ struct Canonicalizer {
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
-    case .deleteAccount, .unlink: return o
+    case .deleteAccount, .unlink, .changePassword: return o
     case .link(let c): return .link(credential: credential(c))
     }
   }
@@ -210,6 +210,7 @@ struct Canonicalizer {
       return .unlinkingProvider(u)
     case .emailFlow(var e):
       e.request = id(e.request)
+      if let r = e.resume { e.resume = op(r) }
       return .emailFlow(e)
     case .accountFlow(var f):
       f.request = id(f.request)

@@ -202,6 +202,9 @@ struct PackedEncoder {
     case .unlink(let p):
       put(3)
       string(p.rawValue)
+    case .changePassword(let p):
+      put(4)
+      string(p)
     }
   }
 
@@ -289,10 +292,17 @@ struct PackedEncoder {
       id(e.request)
       put(UInt32(EmailFlow.Kind.allCases.firstIndex(of: e.kind) ?? 0))
       string(e.email)
+      if let r = e.resume {
+        put(1)
+        op(r)
+      } else {
+        put(0)
+      }
     case .accountFlow(let f):
       put(12)
       id(f.request)
       put(UInt32(AccountFlow.Kind.allCases.firstIndex(of: f.kind) ?? 0))
+      string(f.newPassword)
     }
   }
 

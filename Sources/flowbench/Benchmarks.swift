@@ -355,4 +355,7 @@ struct InstantInterpreter: AuthInterpreter {
     .requestFailed(error: offline)
   }
   func signInWithCustomToken(token: String) async -> SignInAnswer { .requestFailed(error: offline) }
+  func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
+    .requestFailed(error: offline)
+  }
 }

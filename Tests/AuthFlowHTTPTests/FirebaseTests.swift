@@ -409,4 +409,52 @@ struct FirebaseTests {
     }
     #expect(error.code == "INVALID_CUSTOM_TOKEN")
   }
+
+  @Test(
+    "a password change stores the new tokens and ends the old ones; an old login waits for a reauthentication with the password, then the change resumes"
+  )
+  func passwordChange() async throws {
+    let (runtime, notes) = await runtimeWithAccount("change@example.com", password: "secret-pw-1")
+    let before = try #require(await runtime.state.session)
+    await runtime.send(.changePassword(newPassword: "secret-pw-2"))
+    await runtime.settled()
+    let after = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(after.uid == before.uid)
+    #expect(after.refreshToken != before.refreshToken, "Firebase answers with new tokens")
+    // The old session is over on the server: its refresh token is refused for good.
+    guard case .requestFailed(let old) = await api.refresh(before.refreshToken) else {
+      Issue.record("the old refresh token still works")
+      return
+    }
+    #expect(old.kind == .sessionDead)
+
+    // Ten minutes later the login is too old for a change: prove it with the password.
+    try await standIn.admin("clock", ["advance": 600])
+    await runtime.send(.changePassword(newPassword: "secret-pw-3"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "reauthenticationRequired")
+    await runtime.send(.reauthenticateWithPassword(password: "wrong-password"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "reauthenticationRequired", "a wrong password keeps it")
+    await runtime.send(.reauthenticateWithPassword(password: "secret-pw-2"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    await runtime.send(.signOutTapped(discardAnonymousData: false))
+    await runtime.send(.signInWithEmail(email: "change@example.com", password: "secret-pw-3"))
+    await runtime.settled()
+    #expect(await runtime.state.session?.uid == before.uid, "the resumed change took effect")
+
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if seen.count == 3 { break }
+    }
+    #expect(seen.first == .passwordChanged)
+    #expect(
+      seen.contains {
+        if case .error(let e) = $0 { e.code == "INVALID_LOGIN_CREDENTIALS" } else { false }
+      })
+    #expect(seen.last == .passwordChanged)
+  }
 }

@@ -225,6 +225,9 @@ struct FormatCompletenessTests {
         case .signedIn:
           value =
             #"{"signedIn": {"session": {"uid": "u", "idToken": "i", "refreshToken": "r", "expiresIn": 60}}}"#
+        case .passwordChanged:
+          value =
+            #"{"passwordChanged": {"session": {"uid": "u", "idToken": "i", "refreshToken": "r", "expiresIn": 60}}}"#
         case .credentialAlreadyInUse: value = #"{"credentialAlreadyInUse": {"credential": {}}}"#
         case .tokenRefreshed:
           value = #"{"tokenRefreshed": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#

@@ -825,6 +825,28 @@ def case_custom_claims_after_refresh(c):
     check(status == 200 and claims_of(out["id_token"]).get("role") == "admin", str(out))
 
 
+@case("wire reference (MFA/email §4.1): a password change shorter than 6 characters is "
+      "WEAK_PASSWORD and keeps the old password")
+def case_update_password_weak(c):
+    user = c.password_user()
+    c.error("update", {"idToken": user["idToken"], "password": "short", "returnSecureToken": True},
+            "WEAK_PASSWORD")
+    c.lookup(user["idToken"])
+    c.ok("signInWithPassword", {"email": "alice@example.com", "password": "notasecret",
+                                "returnSecureToken": True})
+
+
+@case("wire reference (MFA/email §4.3): a custom token's answer names no localId; the ID "
+      "token's user_id is the uid, the same account for the same uid")
+def case_custom_token_no_local_id(c):
+    first = c.ok("signInWithCustomToken", {"token": custom_token(c, uid="custom-9"),
+                                           "returnSecureToken": True})
+    again = c.ok("signInWithCustomToken", {"token": custom_token(c, uid="custom-9"),
+                                           "returnSecureToken": True})
+    check("localId" not in first and claims_of(first["idToken"])["user_id"] == "custom-9" and
+          again["isNewUser"] is False, str(first))
+
+
 @case("wire reference (MFA/email §4.1): a password change needs a recent sign-in")
 def case_update_needs_recent_login(c):
     user = c.password_user()
