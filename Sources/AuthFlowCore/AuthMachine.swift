@@ -60,6 +60,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .confirmPasswordReset: .confirmingPasswordReset
       case .customTokenSignIn: .signingInWithCustomToken
       case .changePassword: .changingPassword
+      case .changeEmail: .changingEmail
       }
     }
   }

@@ -58,6 +58,9 @@ public enum AuthState: Hashable, Codable, Sendable {
     request: RequestID, email: String, resume: SensitiveOperation?, user: SignedInUser)
   /// `updatePassword` in flight.
   case changingPassword(request: RequestID, newPassword: String, user: SignedInUser)
+  /// `sendEmailChangeVerification` in flight: a link to `newEmail` is asked for; the session's
+  /// email stays the old one until that link is applied.
+  case changingEmail(request: RequestID, newEmail: String, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -68,7 +71,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case firebaseAuthenticated, reauthenticationRequired, deletingAccount, unlinkingProvider
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
-  case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword
+  case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
 }
 
 extension AuthState {
@@ -124,7 +127,10 @@ extension AuthState {
       case .customTokenSignIn: self = .signingInWithCustomToken(request: f.request, user: user)
       case .changePassword:
         self = .changingPassword(
-          request: f.request, newPassword: f.newPassword ?? "", user: user ?? .missing)
+          request: f.request, newPassword: f.operation?.newPassword ?? "", user: user ?? .missing)
+      case .changeEmail:
+        self = .changingEmail(
+          request: f.request, newEmail: f.operation?.newEmail ?? "", user: user ?? .missing)
       }
     }
   }
@@ -172,7 +178,16 @@ extension AuthState {
     case .reauthenticatingWithPassword(let r, let e, let resume, let u):
       (.emailFlow(EmailFlow(kind: .reauthenticate, request: r, email: e, resume: resume)), u)
     case .changingPassword(let r, let p, let u):
-      (.accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: p)), u)
+      (
+        .accountFlow(
+          AccountFlow(kind: .changePassword, request: r, operation: .changePassword(newPassword: p))
+        ), u
+      )
+    case .changingEmail(let r, let e, let u):
+      (
+        .accountFlow(
+          AccountFlow(kind: .changeEmail, request: r, operation: .changeEmail(newEmail: e))), u
+      )
     }
   }
 
@@ -204,6 +219,7 @@ extension AuthState {
     case .signingInWithCustomToken: .signingInWithCustomToken
     case .reauthenticatingWithPassword: .reauthenticatingWithPassword
     case .changingPassword: .changingPassword
+    case .changingEmail: .changingEmail
     }
   }
 

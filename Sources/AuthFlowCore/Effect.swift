@@ -71,7 +71,7 @@ extension Effect {
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken, updatePassword, signOutProvider
+    case signInWithCustomToken, updatePassword, sendEmailChangeVerification, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -84,7 +84,7 @@ extension Effect {
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-        .updatePassword:
+        .updatePassword, .sendEmailChangeVerification:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -160,6 +160,7 @@ extension Request {
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
+    case .sendEmailChangeVerification: .sendEmailChangeVerification
     }
   }
 
@@ -223,6 +224,7 @@ extension Effect: Codable {
     case confirmPasswordReset(requestId: RequestID, code: String, newPassword: String)
     case signInWithCustomToken(requestId: RequestID, token: String)
     case updatePassword(requestId: RequestID, idToken: String, newPassword: String)
+    case sendEmailChangeVerification(requestId: RequestID, idToken: String, newEmail: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -264,6 +266,8 @@ extension Effect: Codable {
       self = .request(id, .signInWithCustomToken(token: t))
     case .updatePassword(let id, let t, let p):
       self = .request(id, .updatePassword(idToken: t, newPassword: p))
+    case .sendEmailChangeVerification(let id, let t, let e):
+      self = .request(id, .sendEmailChangeVerification(idToken: t, newEmail: e))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -306,6 +310,8 @@ extension Effect: Codable {
       case .signInWithCustomToken(let t): wire = .signInWithCustomToken(requestId: id, token: t)
       case .updatePassword(let t, let p):
         wire = .updatePassword(requestId: id, idToken: t, newPassword: p)
+      case .sendEmailChangeVerification(let t, let e):
+        wire = .sendEmailChangeVerification(requestId: id, idToken: t, newEmail: e)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

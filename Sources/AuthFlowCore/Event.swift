@@ -70,6 +70,11 @@ public enum Intent: Hashable, Sendable {
   /// Prove again who the user is with the account's email and this password (also resumes a
   /// waiting sensitive operation): for an account that signs in with a password.
   case reauthenticateWithPassword(password: String)
+  /// Change the signed-in account's email, verified first (`sendOobCode VERIFY_AND_CHANGE_EMAIL`):
+  /// Firebase mails a link to `newEmail`, and the email changes only when that link is applied.
+  /// A login too old for it waits in `reauthenticationRequired` and resumes after
+  /// reauthentication.
+  case changeEmail(newEmail: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -106,7 +111,7 @@ extension Intent {
     case sendPasswordReset, migrationDecided, migrationFinished, reauthenticateTapped
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken, changePassword, reauthenticateWithPassword
+    case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
   }
 
   /// The intent's name, as scenario files spell it.
@@ -136,6 +141,7 @@ extension Intent {
     case .signInWithCustomToken: .signInWithCustomToken
     case .changePassword: .changePassword
     case .reauthenticateWithPassword: .reauthenticateWithPassword
+    case .changeEmail: .changeEmail
     }
   }
 
@@ -168,6 +174,7 @@ extension Intent: Codable {
     case signInWithCustomToken(token: String)
     case changePassword(newPassword: String)
     case reauthenticateWithPassword(password: String)
+    case changeEmail(newEmail: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -197,6 +204,7 @@ extension Intent: Codable {
     case .signInWithCustomToken(let t): self = .signInWithCustomToken(token: t)
     case .changePassword(let p): self = .changePassword(newPassword: p)
     case .reauthenticateWithPassword(let p): self = .reauthenticateWithPassword(password: p)
+    case .changeEmail(let e): self = .changeEmail(newEmail: e)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -228,6 +236,7 @@ extension Intent: Codable {
     case .signInWithCustomToken(let t): wire = .signInWithCustomToken(token: t)
     case .changePassword(let p): wire = .changePassword(newPassword: p)
     case .reauthenticateWithPassword(let p): wire = .reauthenticateWithPassword(password: p)
+    case .changeEmail(let e): wire = .changeEmail(newEmail: e)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -43,6 +43,10 @@ public protocol AuthInterpreter: Sendable {
   func signInWithCustomToken(token: String) async -> SignInAnswer
   /// `accounts:update` with `password` for the account of `idToken`.
   func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer
+  /// `accounts:sendOobCode` `VERIFY_AND_CHANGE_EMAIL` for the account of `idToken`: mail a
+  /// link to `newEmail` that changes the account's email when it is applied.
+  func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -92,6 +96,9 @@ extension AuthInterpreter {
       .signInWithCustomToken(id, await signInWithCustomToken(token: token))
     case .updatePassword(let token, let password):
       .updatePassword(id, await updatePassword(idToken: token, newPassword: password))
+    case .sendEmailChangeVerification(let token, let email):
+      .sendEmailChangeVerification(
+        id, await sendEmailChangeVerification(idToken: token, newEmail: email))
     }
   }
 }

@@ -417,8 +417,8 @@ enum Behaviour {
     case (.deleteAccount, .deletingAccount): return true
     case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
     case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
-    case (.changePassword(let p), .accountFlow(let f)):
-      return f.kind == .changePassword && f.newPassword == p
+    case (.changePassword, .accountFlow(let f)), (.changeEmail, .accountFlow(let f)):
+      return f.operation == operation
     default: return false
     }
   }
@@ -526,6 +526,51 @@ enum Promises {
     actionCode(before, event, after, effects, &out)
     customToken(before, event, after, effects, &out)
     passwordChange(before, event, after, effects, &out)
+    emailChange(before, event, after, effects, &out)
+  }
+
+  /// A violation of `invariant` when a too-old-login refusal of `operation` did not leave it
+  /// waiting in `reauthenticationRequired`.
+  static func waitsForReauthentication(
+    _ invariant: Invariant, _ error: AuthError, _ operation: SensitiveOperation,
+    _ after: AuthMachine, _ out: inout [Violation]
+  ) {
+    guard error.kind == .reauthenticate else { return }
+    if case .reauthenticationRequired(operation) = after.phase { return }
+    out.append(
+      Violation(
+        invariant,
+        "\(error.code) left \(after.stateName), not the change waiting for reauthentication"))
+  }
+
+  /// An email change is verified first: its answer never changes the session or the store (the
+  /// email changes when the mailed link is applied); a login too old for it keeps the change
+  /// waiting for a reauthentication.
+  static func emailChange(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.sendEmailChangeVerification(let id, let answer)) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .changeEmail,
+      let b = before.user?.session
+    else { return }
+    switch answer {
+    case .verificationEmailSent:
+      if after.user?.session != b {
+        out.append(
+          Violation(
+            .emailChangeVerifiedFirst, "the session changed before the new address was verified"))
+      }
+      if effects.contains(where: { $0.kind == .persistSession || $0.kind == .clearSession }) {
+        out.append(
+          Violation(
+            .emailChangeVerifiedFirst, "the store was written before the new address was verified"))
+      }
+    case .requestFailed(let error):
+      waitsForReauthentication(
+        .emailChangeVerifiedFirst, error, .changeEmail(newEmail: f.operation?.newEmail ?? ""),
+        after, &out)
+    }
   }
 
   /// A changed password's new tokens are taken and stored at once; a login too old for it
@@ -555,13 +600,9 @@ enum Promises {
       }
     case .passwordChanged: return
     case .requestFailed(let error):
-      guard error.kind == .reauthenticate else { return }
-      let waiting = SensitiveOperation.changePassword(newPassword: f.newPassword ?? "")
-      if case .reauthenticationRequired(waiting) = after.phase { return }
-      out.append(
-        Violation(
-          .passwordChangeStoresTokens,
-          "\(error.code) left \(after.stateName), not the change waiting for reauthentication"))
+      waitsForReauthentication(
+        .passwordChangeStoresTokens, error,
+        .changePassword(newPassword: f.operation?.newPassword ?? ""), after, &out)
     }
   }
 

@@ -108,6 +108,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// stores them in the same step (Firebase ended the old ones); refused for an old login, the
   /// change waits in `reauthenticationRequired` with its new password.
   case passwordChangeStoresTokens
+  /// An email change is verified first: the answer to `sendEmailChangeVerification` leaves the
+  /// session as it was and writes nothing to the store (the email changes when the link mailed
+  /// to the new address is applied); refused for an old login, the change waits in
+  /// `reauthenticationRequired` with its new address.
+  case emailChangeVerifiedFirst
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -156,6 +161,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .customTokenKeepsUser: "a custom token never switches users"
     case .passwordChangeStoresTokens:
       "a changed password's new tokens are stored at once; an old login waits for reauthentication"
+    case .emailChangeVerifiedFirst:
+      "an email changes only when the link to the new address is applied"
     }
   }
 
@@ -221,7 +228,7 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail: return user != nil
-      case .changePassword: return user?.session.anonymous == false
+      case .changePassword, .changeEmail: return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true
       }

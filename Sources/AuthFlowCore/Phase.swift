@@ -162,12 +162,15 @@ public struct AccountFlow: Hashable, Sendable {
     case customTokenSignIn
     /// `updatePassword` (a signed-in account with an email).
     case changePassword
+    /// `sendEmailChangeVerification`: mail a link to the new address; the email changes when
+    /// that link is applied (a signed-in account with an email).
+    case changeEmail
 
     /// Whether the request sends the session's own token, so that a session-dead answer is a
     /// verdict on this session (a code from an email link, or a custom token, is not).
     public var sendsSessionToken: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .changePassword: true
+      case .reload, .sendVerificationEmail, .changePassword, .changeEmail: true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
     }
@@ -175,7 +178,8 @@ public struct AccountFlow: Hashable, Sendable {
     /// Whether the request carries a code from an email link rather than the session's token.
     public var isActionCode: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword: false
+      case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail:
+        false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
     }
@@ -183,13 +187,14 @@ public struct AccountFlow: Hashable, Sendable {
 
   public var kind: Kind
   public var request: RequestID
-  /// For `changePassword`: the new password (kept only while the request is in flight).
-  public var newPassword: String?
+  /// For `changePassword` and `changeEmail`: the sensitive operation in flight (it waits for a
+  /// reauthentication if the login is too old for it).
+  public var operation: SensitiveOperation?
 
-  public init(kind: Kind, request: RequestID, newPassword: String? = nil) {
+  public init(kind: Kind, request: RequestID, operation: SensitiveOperation? = nil) {
     self.kind = kind
     self.request = request
-    self.newPassword = newPassword
+    self.operation = operation
   }
 }
 
@@ -310,6 +315,22 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   case unlink(provider: ProviderID)
   /// Change the account's password.
   case changePassword(newPassword: String)
+  /// Change the account's email, verified first: a link mailed to `newEmail` makes the change.
+  case changeEmail(newEmail: String)
+}
+
+extension SensitiveOperation {
+  /// The new password of a password change.
+  public var newPassword: String? {
+    if case .changePassword(let p) = self { return p }
+    return nil
+  }
+
+  /// The new address of an email change.
+  public var newEmail: String? {
+    if case .changeEmail(let e) = self { return e }
+    return nil
+  }
 }
 
 extension Phase {

@@ -281,6 +281,21 @@ extension AuthMachine {
     }
   }
 
+  /// `sendEmailChangeVerification` answered: the link is on its way to the new address, and the
+  /// session keeps its email until that link is applied (a reload then shows the new one); a
+  /// login too old for the change waits for a reauthentication, then resumes.
+  mutating func emailChangeAnswered(
+    _ answer: VerificationEmailAnswer, newEmail: String, fx: inout [Effect]
+  ) {
+    switch answer {
+    case .verificationEmailSent:
+      phase = .resting
+      fx.append(.notify(notification: .verificationEmailSent(email: newEmail)))
+    case .requestFailed(let error):
+      fail(error, origin: .resting, sensitive: .changeEmail(newEmail: newEmail), fx: &fx)
+    }
+  }
+
   /// `unlinkProvider` answered.
   mutating func unlinkAnswered(_ answer: UnlinkAnswer, unlink: Unlink, fx: inout [Effect]) {
     let providers: [ProviderID]

@@ -90,14 +90,9 @@ extension AuthMachine {
       let r = send(.signInWithCustomToken(token: token), &fx)
       phase = .accountFlow(AccountFlow(kind: .customTokenSignIn, request: r))
     case .changePassword(let password):
-      guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
-      guard session.email != nil else {
-        return Self.report(
-          AuthError(code: "MISSING_EMAIL", message: "a password needs an email to sign in with"),
-          &fx)
-      }
-      let r = send(.updatePassword(idToken: session.idToken, newPassword: password), &fx)
-      phase = .accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: password))
+      change(.changePassword(newPassword: password), fx: &fx)
+    case .changeEmail(let email):
+      change(.changeEmail(newEmail: email), fx: &fx)
     case .reauthenticateWithPassword(let password):
       reauthenticateWithPassword(password, fx: &fx)
     }
@@ -140,6 +135,33 @@ extension AuthMachine {
     phase = .providerFlow(
       ProviderFlow(
         provider: provider, purpose: .reauthenticate(resume: resume), request: r, credential: nil))
+  }
+
+  /// A password or email change asked for: for a signed-in account with an email, at rest.
+  mutating func change(_ operation: SensitiveOperation, fx: inout [Effect]) {
+    guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+    guard session.email != nil else {
+      return Self.report(
+        AuthError(code: "MISSING_EMAIL", message: "this account has no email to sign in with"),
+        &fx)
+    }
+    sendChange(operation, token: session.idToken, fx: &fx)
+  }
+
+  /// Sends a password or email change with the session's ID token `token`.
+  mutating func sendChange(_ operation: SensitiveOperation, token: String, fx: inout [Effect]) {
+    let r: RequestID
+    let kind: AccountFlow.Kind
+    switch operation {
+    case .changePassword(let password):
+      r = send(.updatePassword(idToken: token, newPassword: password), &fx)
+      kind = .changePassword
+    case .changeEmail(let email):
+      r = send(.sendEmailChangeVerification(idToken: token, newEmail: email), &fx)
+      kind = .changeEmail
+    case .deleteAccount, .link, .unlink: return
+    }
+    phase = .accountFlow(AccountFlow(kind: kind, request: r, operation: operation))
   }
 
   /// Reauthenticate with the account's email and `password`, resuming the operation that waits

@@ -131,7 +131,12 @@ extension AuthMachine {
     case .updatePassword(let id, let a):
       guard case .accountFlow(let f) = phase, f.request == id, f.kind == .changePassword
       else { return }
-      passwordChanged(a, newPassword: f.newPassword ?? "", now: now, fx: &fx)
+      passwordChanged(a, newPassword: f.operation?.newPassword ?? "", now: now, fx: &fx)
+    case .sendEmailChangeVerification(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .changeEmail else {
+        return
+      }
+      emailChangeAnswered(a, newEmail: f.operation?.newEmail ?? "", fx: &fx)
     }
   }
 
@@ -273,9 +278,8 @@ extension AuthMachine {
     case .unlink(let provider):
       let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
       phase = .unlinkingProvider(Unlink(provider: provider, request: r))
-    case .changePassword(let password):
-      let r = send(.updatePassword(idToken: token, newPassword: password), &fx)
-      phase = .accountFlow(AccountFlow(kind: .changePassword, request: r, newPassword: password))
+    case .changePassword, .changeEmail:
+      sendChange(operation, token: token, fx: &fx)
     }
   }
 

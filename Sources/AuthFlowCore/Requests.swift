@@ -46,6 +46,9 @@ public enum Request: Hashable, Sendable {
   case signInWithCustomToken(token: String)
   /// Firebase `accounts:update` with `password` for the account of `idToken`.
   case updatePassword(idToken: String, newPassword: String)
+  /// Firebase `accounts:sendOobCode` `VERIFY_AND_CHANGE_EMAIL` for the account of `idToken`: a
+  /// link mailed to `newEmail` changes the account's email when it is applied.
+  case sendEmailChangeVerification(idToken: String, newEmail: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -67,6 +70,7 @@ public enum Request: Hashable, Sendable {
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
+    case .sendEmailChangeVerification: .sendEmailChangeVerification
     }
   }
 }
@@ -80,7 +84,7 @@ extension Request {
     switch self {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
-      .updatePassword(let t, _):
+      .updatePassword(let t, _), .sendEmailChangeVerification(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
@@ -103,7 +107,8 @@ extension Request {
     case .signInWithIdp(let c, _): c.provider
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
+      .sendEmailChangeVerification:
       nil
     }
   }
@@ -131,7 +136,7 @@ extension RequestKind {
     case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
-      .signInWithCustomToken, .updatePassword:
+      .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification:
       .firebase
     }
   }
@@ -144,7 +149,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case loadSession, signUpAnonymously, authorize, signInWithIdp, signInWithPassword
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
-  case confirmPasswordReset, signInWithCustomToken, updatePassword
+  case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -283,7 +288,8 @@ public enum LookupAnswer: Hashable, Sendable {
   case requestFailed(error: AuthError)
 }
 
-/// The answer to `sendVerificationEmail`.
+/// The answer to `sendVerificationEmail` and to `sendEmailChangeVerification` (whose mail goes
+/// to the new address).
 public enum VerificationEmailAnswer: Hashable, Codable, Sendable {
   /// The verification email is on its way.
   case verificationEmailSent
@@ -348,6 +354,7 @@ public enum Answer: Hashable, Sendable {
   case confirmPasswordReset(RequestID, PasswordResetAnswer)
   case signInWithCustomToken(RequestID, SignInAnswer)
   case updatePassword(RequestID, PasswordChangeAnswer)
+  case sendEmailChangeVerification(RequestID, VerificationEmailAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -370,6 +377,7 @@ public enum Answer: Hashable, Sendable {
     case .confirmPasswordReset: .confirmPasswordReset(id, .requestFailed(error: e))
     case .signInWithCustomToken: .signInWithCustomToken(id, .requestFailed(error: e))
     case .updatePassword: .updatePassword(id, .requestFailed(error: e))
+    case .sendEmailChangeVerification: .sendEmailChangeVerification(id, .requestFailed(error: e))
     }
   }
 
@@ -382,7 +390,7 @@ public enum Answer: Hashable, Sendable {
       .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
       .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
-      .updatePassword(let id, _):
+      .updatePassword(let id, _), .sendEmailChangeVerification(let id, _):
       id
     }
   }
@@ -408,6 +416,7 @@ public enum Answer: Hashable, Sendable {
     case .confirmPasswordReset(_, let a): .confirmPasswordReset(id, a)
     case .signInWithCustomToken(_, let a): .signInWithCustomToken(id, a)
     case .updatePassword(_, let a): .updatePassword(id, a)
+    case .sendEmailChangeVerification(_, let a): .sendEmailChangeVerification(id, a)
     }
   }
 
@@ -432,6 +441,7 @@ public enum Answer: Hashable, Sendable {
     case .confirmPasswordReset: .confirmPasswordReset
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
+    case .sendEmailChangeVerification: .sendEmailChangeVerification
     }
   }
 
@@ -449,7 +459,7 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, let a): a
     case .unlinkProvider(_, let a): a
     case .lookupAccount(_, let a): a
-    case .sendVerificationEmail(_, let a): a
+    case .sendVerificationEmail(_, let a), .sendEmailChangeVerification(_, let a): a
     case .applyActionCode(_, let a): a
     case .checkActionCode(_, let a): a
     case .confirmPasswordReset(_, let a): a
@@ -476,7 +486,9 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, .tokenRevoked): "tokenRevoked"
     case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
     case .lookupAccount(_, .accountReloaded): "accountReloaded"
-    case .sendVerificationEmail(_, .verificationEmailSent): "verificationEmailSent"
+    case .sendVerificationEmail(_, .verificationEmailSent),
+      .sendEmailChangeVerification(_, .verificationEmailSent):
+      "verificationEmailSent"
     case .applyActionCode(_, .actionCodeApplied): "actionCodeApplied"
     case .checkActionCode(_, .actionCodeChecked): "actionCodeChecked"
     case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
@@ -489,7 +501,7 @@ public enum Answer: Hashable, Sendable {
       .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
       .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
       .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
-      .updatePassword(_, .requestFailed):
+      .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -505,12 +517,14 @@ public enum Answer: Hashable, Sendable {
       .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
       .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
       .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
-      .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)):
+      .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)),
+      .sendEmailChangeVerification(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
+      .sendEmailChangeVerification:
       nil
     }
   }
@@ -525,7 +539,8 @@ public enum Answer: Hashable, Sendable {
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword:
+      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
+      .sendEmailChangeVerification:
       nil
     }
   }
@@ -564,7 +579,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithIdp(_, .requestFailed), .authorize(_, .providerCancelled),
       .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
       .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-      .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed):
+      .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
+      .sendEmailChangeVerification:
       self
     }
   }
@@ -630,6 +646,8 @@ extension Answer: Codable {
       self = .confirmPasswordReset(id, try a(PasswordResetAnswer.self))
     case .signInWithCustomToken: self = .signInWithCustomToken(id, try a(SignInAnswer.self))
     case .updatePassword: self = .updatePassword(id, try a(PasswordChangeAnswer.self))
+    case .sendEmailChangeVerification:
+      self = .sendEmailChangeVerification(id, try a(VerificationEmailAnswer.self))
     }
   }
 

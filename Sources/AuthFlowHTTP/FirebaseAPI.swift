@@ -263,9 +263,25 @@ public struct FirebaseAPI: Sendable {
   /// `accounts:sendOobCode` with `VERIFY_EMAIL`: Firebase takes the address from the account of
   /// `idToken`.
   public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
-    switch await call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": idToken]) {
-    case .success: return .verificationEmailSent
-    case .failure(let e): return .requestFailed(error: e)
+    mailSent(await call("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": idToken]))
+  }
+
+  /// `accounts:sendOobCode` with `VERIFY_AND_CHANGE_EMAIL`: Firebase mails `newEmail` a link;
+  /// applied, it changes the account's email (and verifies it).
+  public func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
+  {
+    mailSent(
+      await call(
+        "sendOobCode",
+        ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": idToken, "newEmail": newEmail]))
+  }
+
+  /// A `sendOobCode` answer: the mail is on its way, or why not.
+  private func mailSent(_ result: Result<[String: Any], AuthError>) -> VerificationEmailAnswer {
+    switch result {
+    case .success: .verificationEmailSent
+    case .failure(let e): .requestFailed(error: e)
     }
   }
 

@@ -98,6 +98,12 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.sendVerificationEmail(idToken: idToken)
   }
 
+  public func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
+  {
+    await firebase.sendEmailChangeVerification(idToken: idToken, newEmail: newEmail)
+  }
+
   public func applyActionCode(code: String) async -> ActionCodeAnswer {
     await firebase.applyActionCode(code)
   }

@@ -49,7 +49,7 @@ public final class AuthModel {
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
-      .reauthenticatingWithPassword, .changingPassword:
+      .reauthenticatingWithPassword, .changingPassword, .changingEmail:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -141,6 +141,10 @@ public final class AuthModel {
   public func changePassword(_ newPassword: String) {
     send(.changePassword(newPassword: newPassword))
   }
+  /// Change the signed-in account's email, verified first: Firebase mails `newEmail` a link, and
+  /// the email changes when that link is applied (`apply(actionCode:)`, then `reload()`); a
+  /// login too old for it shows `reauthenticationRequired`, as for a password change.
+  public func changeEmail(_ newEmail: String) { send(.changeEmail(newEmail: newEmail)) }
   /// Prove again who the user is with the account's email and `password` (also resumes a
   /// waiting operation).
   public func reauthenticate(password: String) {

@@ -175,6 +175,14 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
+  {
+    await next(.sendEmailChangeVerification(idToken: idToken, newEmail: newEmail)) {
+      .requestFailed(error: $0)
+    }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -238,6 +246,10 @@ extension TestInterpreter.Queue where Answer == LookupAnswer {
 extension TestInterpreter.Queue where Answer == VerificationEmailAnswer {
   /// `sendVerificationEmail`.
   public static var sendVerificationEmail: Self { Self(kind: .sendVerificationEmail) }
+  /// `sendEmailChangeVerification`.
+  public static var sendEmailChangeVerification: Self {
+    Self(kind: .sendEmailChangeVerification)
+  }
 }
 
 extension TestInterpreter.Queue where Answer == ActionCodeAnswer {

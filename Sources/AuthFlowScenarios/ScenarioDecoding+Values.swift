@@ -65,6 +65,8 @@ extension JSONReader {
       return .changePassword(newPassword: try string(f["newPassword"], join(p, "newPassword")))
     case .reauthenticateWithPassword:
       return .reauthenticateWithPassword(password: try string(f["password"], join(p, "password")))
+    case .changeEmail:
+      return .changeEmail(newEmail: try string(f["newEmail"], join(p, "newEmail")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -168,6 +170,8 @@ extension JSONReader {
             providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) })))
     case (.sendVerificationEmail, .verificationEmailSent):
       return ResultTemplate(.sendVerificationEmail(id, .verificationEmailSent))
+    case (.sendEmailChangeVerification, .verificationEmailSent):
+      return ResultTemplate(.sendEmailChangeVerification(id, .verificationEmailSent))
     case (.applyActionCode, .actionCodeApplied):
       return ResultTemplate(
         .applyActionCode(

@@ -47,6 +47,7 @@ public enum Vocabulary {
     case .signInWithCustomToken: [FieldSpec("token", string)]
     case .changePassword: [FieldSpec("newPassword", string)]
     case .reauthenticateWithPassword: [FieldSpec("password", string)]
+    case .changeEmail: [FieldSpec("newEmail", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -131,6 +132,7 @@ public enum Vocabulary {
     case .confirmPasswordReset: ["requestId", "code", "newPassword"]
     case .signInWithCustomToken: ["requestId", "token"]
     case .updatePassword: ["requestId", "idToken", "newPassword"]
+    case .sendEmailChangeVerification: ["requestId", "idToken", "newEmail"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -189,6 +191,8 @@ public enum Vocabulary {
       "sign in with a `token` the app's backend minted; signed in already, it must be the same user's (`userMismatch` otherwise)"
     case .changePassword:
       "change the signed-in account's password to `newPassword`; a login too old for it waits in `reauthenticationRequired`"
+    case .changeEmail:
+      "change the signed-in account's email to `newEmail`, verified first: a link is mailed there, and the email changes when it is applied; a login too old for it waits in `reauthenticationRequired`"
     case .reauthenticateWithPassword:
       "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
     case .idTokenRequested:
@@ -215,7 +219,8 @@ public enum Vocabulary {
     case .providerUnlinked: "a provider was removed; `providers` is what is linked now"
     case .accountReloaded:
       "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`) and `displayName`"
-    case .verificationEmailSent: "the verification email is on its way"
+    case .verificationEmailSent:
+      "the verification email (or an email change's link, to the new address) is on its way"
     case .actionCodeChecked:
       "what the code is for (`operation`: `PASSWORD_RESET`, `VERIFY_EMAIL`, …) and whose address (`email`, optional); the code is not used"
     case .passwordResetConfirmed:
@@ -254,6 +259,8 @@ public enum Vocabulary {
     case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
     case .signInWithCustomToken: "Firebase `accounts:signInWithCustomToken`"
     case .updatePassword: "Firebase `accounts:update {idToken, password}`"
+    case .sendEmailChangeVerification:
+      "Firebase `accounts:sendOobCode {requestType: VERIFY_AND_CHANGE_EMAIL, idToken, newEmail}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -326,6 +333,7 @@ public enum Vocabulary {
     case .checkActionCode: [.actionCodeChecked, .requestFailed]
     case .confirmPasswordReset: [.passwordResetConfirmed, .requestFailed]
     case .updatePassword: [.passwordChanged, .requestFailed]
+    case .sendEmailChangeVerification: [.verificationEmailSent, .requestFailed]
     }
   }
 

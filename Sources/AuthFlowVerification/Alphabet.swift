@@ -67,8 +67,9 @@ public enum Alphabet {
     .checkActionCode(code: "oob-2"), .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
     // A custom token from the app's backend: nobody signed in, the same user, or another.
     .signInWithCustomToken(token: "ct-1"),
-    // A password change, and a reauthentication with the password.
+    // A password change, and a reauthentication with the password; an email change.
     .changePassword(newPassword: "pw-4"), .reauthenticateWithPassword(password: "pw-1"),
+    .changeEmail(newEmail: "new@example.com"),
   ]
 
   /// The intents a user would plausibly send in this state (the property tests favour them, so
@@ -103,7 +104,7 @@ public enum Alphabet {
         .idTokenRequested(requestId: 0, forceRefresh: true), .reloadRequested,
         .sendEmailVerification, .applyActionCode(code: "oob-1"),
         .signInWithCustomToken(token: "ct-1"), .changePassword(newPassword: "pw-4"),
-        .reauthenticateWithPassword(password: "pw-1"),
+        .reauthenticateWithPassword(password: "pw-1"), .changeEmail(newEmail: "new@example.com"),
       ]
     case .migrationRequired:
       return [
@@ -118,7 +119,7 @@ public enum Alphabet {
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
-      .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword:
+      .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -185,6 +186,7 @@ public enum Alphabet {
         case .confirmPasswordReset: kind = .confirmPasswordReset
         case .customTokenSignIn: kind = .signInWithCustomToken
         case .changePassword: kind = .updatePassword
+        case .changeEmail: kind = .sendEmailChangeVerification
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -325,6 +327,9 @@ public enum Alphabet {
     "confirmPasswordReset": ["WEAK_PASSWORD", "USER_DISABLED"],
     "signInWithCustomToken": ["INVALID_CUSTOM_TOKEN", "USER_DISABLED"],
     "updatePassword": ["CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "WEAK_PASSWORD", "TOKEN_EXPIRED"],
+    "sendEmailChangeVerification": [
+      "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "EMAIL_EXISTS", "TOKEN_EXPIRED",
+    ],
   ]
 
   static let successCount: [String: Int] = [
@@ -333,6 +338,7 @@ public enum Alphabet {
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
+    "sendEmailChangeVerification": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -484,6 +490,8 @@ public enum Alphabet {
       ]
     case .sendVerificationEmail:
       out = [.sendVerificationEmail(id, .verificationEmailSent)]
+    case .sendEmailChangeVerification:
+      out = [.sendEmailChangeVerification(id, .verificationEmailSent)]
     case .applyActionCode:
       // The code verified this user's address, or another account's (a link opened by someone
       // else, or on a device where another account is signed in).

@@ -167,7 +167,7 @@ struct Canonicalizer {
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
-    case .deleteAccount, .unlink, .changePassword: return o
+    case .deleteAccount, .unlink, .changePassword, .changeEmail: return o
     case .link(let c): return .link(credential: credential(c))
     }
   }

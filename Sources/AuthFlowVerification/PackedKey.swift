@@ -205,6 +205,9 @@ struct PackedEncoder {
     case .changePassword(let p):
       put(4)
       string(p)
+    case .changeEmail(let e):
+      put(5)
+      string(e)
     }
   }
 
@@ -302,7 +305,12 @@ struct PackedEncoder {
       put(12)
       id(f.request)
       put(UInt32(AccountFlow.Kind.allCases.firstIndex(of: f.kind) ?? 0))
-      string(f.newPassword)
+      if let o = f.operation {
+        put(1)
+        op(o)
+      } else {
+        put(0)
+      }
     }
   }
 

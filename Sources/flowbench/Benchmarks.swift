@@ -358,4 +358,7 @@ struct InstantInterpreter: AuthInterpreter {
   func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
     .requestFailed(error: offline)
   }
+  func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
+  { .requestFailed(error: offline) }
 }

@@ -457,4 +457,73 @@ struct FirebaseTests {
       })
     #expect(seen.last == .passwordChanged)
   }
+
+  @Test(
+    "an email change is verified first: another account's address is refused, the new address gets the link, the session keeps the old email until the link is applied, which ends the account's sessions; an old login waits for a reauthentication"
+  )
+  func emailChange() async throws {
+    _ = await runtimeWithAccount("taken@example.com", password: "secret-pw-1")
+    let (runtime, notes) = await runtimeWithAccount("before@example.com", password: "secret-pw-1")
+    let before = try #require(await runtime.state.session)
+    await runtime.send(.changeEmail(newEmail: "taken@example.com"))
+    await runtime.settled()
+    #expect(await runtime.state.session == before, "a refused change changes nothing")
+
+    await runtime.send(.changeEmail(newEmail: "after@example.com"))
+    await runtime.settled()
+    #expect(await runtime.state.session?.email == "before@example.com", "verified first")
+    let mail = try #require(
+      try await standIn.oobCodes().first {
+        $0["requestType"] as? String == "VERIFY_AND_CHANGE_EMAIL"
+          && $0["newEmail"] as? String == "after@example.com"
+      })
+    let code = try #require(mail["oobCode"] as? String)
+    await runtime.send(.applyActionCode(code: code))
+    await runtime.settled()
+    #expect(await runtime.state.session?.email == "before@example.com", "not this session's yet")
+    // The stand-in ends the account's sessions when the change is applied, as production may:
+    // the reload finds out and signs out; the new address signs in, verified.
+    await runtime.send(.reloadRequested)
+    await runtime.settled()
+    #expect(await runtime.state.name == "signedOut")
+    await runtime.send(.signInWithEmail(email: "after@example.com", password: "secret-pw-1"))
+    await runtime.settled()
+    let changed = try #require(await runtime.state.session)
+    #expect(changed.uid == before.uid)
+    #expect(changed.email == "after@example.com")
+    #expect(changed.emailVerified)
+
+    // Ten minutes later the login is too old: the change waits, then resumes.
+    try await standIn.admin("clock", ["advance": 600])
+    await runtime.send(.changeEmail(newEmail: "later@example.com"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "reauthenticationRequired")
+    await runtime.send(.reauthenticateWithPassword(password: "secret-pw-1"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(
+      try await standIn.oobCodes().contains {
+        $0["requestType"] as? String == "VERIFY_AND_CHANGE_EMAIL"
+          && $0["newEmail"] as? String == "later@example.com"
+      }, "the resumed change mailed the new address")
+
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if seen.count == 5 { break }
+    }
+    guard case .error(let error)? = seen.first else {
+      Issue.record("expected EMAIL_EXISTS first, got \(seen)")
+      return
+    }
+    #expect(error.code == "EMAIL_EXISTS")
+    #expect(seen[1] == .verificationEmailSent(email: "after@example.com"))
+    #expect(seen[2] == .actionCodeApplied(email: "after@example.com"))
+    guard case .signedOutAfterError(let dead) = seen[3] else {
+      Issue.record("expected the reload to sign out, got \(seen)")
+      return
+    }
+    #expect(dead.code == "TOKEN_EXPIRED")
+    #expect(seen[4] == .verificationEmailSent(email: "later@example.com"))
+  }
 }
