@@ -61,6 +61,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .customTokenSignIn: .signingInWithCustomToken
       case .changePassword: .changingPassword
       case .changeEmail: .changingEmail
+      case .updateProfile: .updatingProfile
       }
     }
   }

@@ -61,6 +61,8 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// `sendEmailChangeVerification` in flight: a link to `newEmail` is asked for; the session's
   /// email stays the old one until that link is applied.
   case changingEmail(request: RequestID, newEmail: String, user: SignedInUser)
+  /// `updateProfile` in flight.
+  case updatingProfile(request: RequestID, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -72,6 +74,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
+  case updatingProfile
 }
 
 extension AuthState {
@@ -131,6 +134,7 @@ extension AuthState {
       case .changeEmail:
         self = .changingEmail(
           request: f.request, newEmail: f.operation?.newEmail ?? "", user: user ?? .missing)
+      case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
       }
     }
   }
@@ -183,6 +187,8 @@ extension AuthState {
           AccountFlow(kind: .changePassword, request: r, operation: .changePassword(newPassword: p))
         ), u
       )
+    case .updatingProfile(let r, let u):
+      (.accountFlow(AccountFlow(kind: .updateProfile, request: r)), u)
     case .changingEmail(let r, let e, let u):
       (
         .accountFlow(
@@ -220,6 +226,7 @@ extension AuthState {
     case .reauthenticatingWithPassword: .reauthenticatingWithPassword
     case .changingPassword: .changingPassword
     case .changingEmail: .changingEmail
+    case .updatingProfile: .updatingProfile
     }
   }
 

@@ -71,7 +71,8 @@ extension Effect {
     case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken, updatePassword, sendEmailChangeVerification, signOutProvider
+    case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
+    case signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -84,7 +85,7 @@ extension Effect {
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-        .updatePassword, .sendEmailChangeVerification:
+        .updatePassword, .sendEmailChangeVerification, .updateProfile:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -161,6 +162,7 @@ extension Request {
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
+    case .updateProfile: .updateProfile
     }
   }
 
@@ -225,6 +227,8 @@ extension Effect: Codable {
     case signInWithCustomToken(requestId: RequestID, token: String)
     case updatePassword(requestId: RequestID, idToken: String, newPassword: String)
     case sendEmailChangeVerification(requestId: RequestID, idToken: String, newEmail: String)
+    case updateProfile(
+      requestId: RequestID, idToken: String, displayName: String?, photoURL: String?)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -268,6 +272,9 @@ extension Effect: Codable {
       self = .request(id, .updatePassword(idToken: t, newPassword: p))
     case .sendEmailChangeVerification(let id, let t, let e):
       self = .request(id, .sendEmailChangeVerification(idToken: t, newEmail: e))
+    case .updateProfile(let id, let t, let n, let u):
+      self = .request(
+        id, .updateProfile(idToken: t, change: ProfileChange(displayName: n, photoURL: u)))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -312,6 +319,9 @@ extension Effect: Codable {
         wire = .updatePassword(requestId: id, idToken: t, newPassword: p)
       case .sendEmailChangeVerification(let t, let e):
         wire = .sendEmailChangeVerification(requestId: id, idToken: t, newEmail: e)
+      case .updateProfile(let t, let c):
+        wire = .updateProfile(
+          requestId: id, idToken: t, displayName: c.displayName, photoURL: c.photoURL)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

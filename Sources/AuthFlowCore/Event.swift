@@ -75,6 +75,9 @@ public enum Intent: Hashable, Sendable {
   /// A login too old for it waits in `reauthenticationRequired` and resumes after
   /// reauthentication.
   case changeEmail(newEmail: String)
+  /// Change the signed-in account's display name or photo URL (`accounts:update`): each field of
+  /// `change` is set, removed (`""`), or left (`nil`). Firebase does not ask for a recent login.
+  case updateProfile(change: ProfileChange)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -112,6 +115,7 @@ extension Intent {
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
+    case updateProfile
   }
 
   /// The intent's name, as scenario files spell it.
@@ -142,6 +146,7 @@ extension Intent {
     case .changePassword: .changePassword
     case .reauthenticateWithPassword: .reauthenticateWithPassword
     case .changeEmail: .changeEmail
+    case .updateProfile: .updateProfile
     }
   }
 
@@ -175,6 +180,7 @@ extension Intent: Codable {
     case changePassword(newPassword: String)
     case reauthenticateWithPassword(password: String)
     case changeEmail(newEmail: String)
+    case updateProfile(displayName: String?, photoURL: String?)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -205,6 +211,8 @@ extension Intent: Codable {
     case .changePassword(let p): self = .changePassword(newPassword: p)
     case .reauthenticateWithPassword(let p): self = .reauthenticateWithPassword(password: p)
     case .changeEmail(let e): self = .changeEmail(newEmail: e)
+    case .updateProfile(let n, let u):
+      self = .updateProfile(change: ProfileChange(displayName: n, photoURL: u))
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -237,6 +245,8 @@ extension Intent: Codable {
     case .changePassword(let p): wire = .changePassword(newPassword: p)
     case .reauthenticateWithPassword(let p): wire = .reauthenticateWithPassword(password: p)
     case .changeEmail(let e): wire = .changeEmail(newEmail: e)
+    case .updateProfile(let c):
+      wire = .updateProfile(displayName: c.displayName, photoURL: c.photoURL)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -47,6 +47,9 @@ public protocol AuthInterpreter: Sendable {
   /// link to `newEmail` that changes the account's email when it is applied.
   func sendEmailChangeVerification(idToken: String, newEmail: String) async
     -> VerificationEmailAnswer
+  /// `accounts:update` with `displayName`, `photoUrl` and `deleteAttribute` for the account of
+  /// `idToken`.
+  func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -99,6 +102,8 @@ extension AuthInterpreter {
     case .sendEmailChangeVerification(let token, let email):
       .sendEmailChangeVerification(
         id, await sendEmailChangeVerification(idToken: token, newEmail: email))
+    case .updateProfile(let token, let change):
+      .updateProfile(id, await updateProfile(idToken: token, change: change))
     }
   }
 }

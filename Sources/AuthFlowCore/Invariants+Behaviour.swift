@@ -527,6 +527,7 @@ enum Promises {
     customToken(before, event, after, effects, &out)
     passwordChange(before, event, after, effects, &out)
     emailChange(before, event, after, effects, &out)
+    profileUpdate(before, event, after, effects, &out)
   }
 
   /// A violation of `invariant` when a too-old-login refusal of `operation` did not leave it
@@ -729,6 +730,31 @@ enum Promises {
     expected.emailVerified = profile.emailVerified
     expected.providers = profile.providers
     expected.displayName = profile.displayName ?? b.displayName
+    expected.photoURL = profile.photoURL
+    takesProfile(.reloadTakesTheProfile, "reload", b, expected, after, effects, &out)
+  }
+
+  /// A profile update takes the server's display name and photo URL and nothing else.
+  static func profileUpdate(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.updateProfile(let id, .profileUpdated(let profile))) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .updateProfile,
+      let b = before.user?.session
+    else { return }
+    var expected = b
+    expected.displayName = profile.displayName
+    expected.photoURL = profile.photoURL
+    takesProfile(.profileUpdateTaken, "profile update", b, expected, after, effects, &out)
+  }
+
+  /// A violation of `invariant` unless the answered `flow` left the machine resting with the
+  /// `expected` session, written once when it differs from `b`, and not written otherwise.
+  static func takesProfile(
+    _ invariant: Invariant, _ flow: String, _ b: Session, _ expected: Session,
+    _ after: AuthMachine, _ effects: [Effect], _ out: inout [Violation]
+  ) {
     let writes = effects.compactMap { e -> Session? in
       if case .persistSession(let s) = e { return s }
       return nil
@@ -736,21 +762,22 @@ enum Promises {
     if after.user?.session != expected {
       out.append(
         Violation(
-          .reloadTakesTheProfile,
-          "after the reload \(b.uid)'s session is not the stored one with the server's profile"))
+          invariant,
+          "after the \(flow) \(b.uid)'s session is not the stored one with the server's profile"))
     }
     if expected == b, !writes.isEmpty {
-      out.append(Violation(.reloadTakesTheProfile, "a reload that changed nothing wrote"))
+      out.append(Violation(invariant, "a \(flow) that changed nothing wrote"))
     }
     if expected != b, writes != [expected] {
       out.append(
         Violation(
-          .reloadTakesTheProfile,
-          "a reload that changed the profile wrote \(writes.count) sessions, not the new one once"))
+          invariant,
+          "a \(flow) that changed the profile wrote \(writes.count) sessions, not the new one once")
+      )
     }
     if case .resting = after.phase {
     } else {
-      out.append(Violation(.reloadTakesTheProfile, "an answered reload left \(after.stateName)"))
+      out.append(Violation(invariant, "an answered \(flow) left \(after.stateName)"))
     }
   }
 
@@ -938,7 +965,14 @@ enum Promises {
               : "the credential \(delivered.provider) delivered was altered before it was sent"))
       }
     }
-    if let name = before.user?.session.displayName, let s = after.user?.session,
+    // Only the user removes a name: a profile update the server answered.
+    var removedByTheUser = false
+    if case .answer(.updateProfile(let id, .profileUpdated)) = event,
+      case .accountFlow(let f) = before.phase, f.kind == .updateProfile, f.request == id
+    {
+      removedByTheUser = true
+    }
+    if !removedByTheUser, let name = before.user?.session.displayName, let s = after.user?.session,
       s.uid == before.user?.session.uid, s.displayName == nil
     {
       out.append(

@@ -87,7 +87,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// again only when that is refused or absent, and at most once per migration.
   case conflictRetry
   /// The credential a consent step delivers is sent as delivered (its name included); a name,
-  /// once in the session, is kept while the same user stays signed in.
+  /// once in the session, is kept while the same user stays signed in, until the user removes it
+  /// with a profile update.
   case nameKept
   /// A reload's answer replaces only what the server owns (email, its verification, the
   /// providers, a name the server has), keeps the tokens, the records and a name only the device
@@ -113,6 +114,9 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// to the new address is applied); refused for an old login, the change waits in
   /// `reauthenticationRequired` with its new address.
   case emailChangeVerifiedFirst
+  /// A profile update takes the display name and photo URL the server answered with (a removed
+  /// one is gone), changes nothing else in the session, and writes it once when it changed.
+  case profileUpdateTaken
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -163,6 +167,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a changed password's new tokens are stored at once; an old login waits for reauthentication"
     case .emailChangeVerifiedFirst:
       "an email changes only when the link to the new address is applied"
+    case .profileUpdateTaken: "a profile update takes the server's name and photo, written once"
     }
   }
 
@@ -227,7 +232,7 @@ extension Phase {
       }
     case .accountFlow(let f):
       switch f.kind {
-      case .reload, .sendVerificationEmail: return user != nil
+      case .reload, .sendVerificationEmail, .updateProfile: return user != nil
       case .changePassword, .changeEmail: return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true

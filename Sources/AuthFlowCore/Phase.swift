@@ -165,12 +165,14 @@ public struct AccountFlow: Hashable, Sendable {
     /// `sendEmailChangeVerification`: mail a link to the new address; the email changes when
     /// that link is applied (a signed-in account with an email).
     case changeEmail
+    /// `updateProfile`: set or remove the display name and photo URL (a signed-in account).
+    case updateProfile
 
     /// Whether the request sends the session's own token, so that a session-dead answer is a
     /// verdict on this session (a code from an email link, or a custom token, is not).
     public var sendsSessionToken: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .changePassword, .changeEmail: true
+      case .reload, .sendVerificationEmail, .changePassword, .changeEmail, .updateProfile: true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
     }
@@ -178,7 +180,8 @@ public struct AccountFlow: Hashable, Sendable {
     /// Whether the request carries a code from an email link rather than the session's token.
     public var isActionCode: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail:
+      case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail,
+        .updateProfile:
         false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }

@@ -197,6 +197,28 @@ extension AuthMachine {
     session.emailVerified = profile.emailVerified
     session.providers = profile.providers
     session.displayName = profile.displayName ?? session.displayName
+    session.photoURL = profile.photoURL
+    guard session != before else { return }
+    user?.session = session
+    persist(&fx)
+  }
+
+  /// `updateProfile` answered: the display name and photo URL the server has after the change
+  /// replace the session's (a removed one is gone), written once when they changed; nothing else
+  /// in the session changes. A dead session signs out; another failure is reported and changes
+  /// nothing.
+  mutating func profileUpdated(_ answer: ProfileAnswer, fx: inout [Effect]) {
+    let profile: Profile
+    switch answer {
+    case .profileUpdated(let p): profile = p
+    case .requestFailed(let error):
+      return fail(error, origin: .resting, sensitive: nil, fx: &fx)
+    }
+    phase = .resting
+    guard var session = user?.session else { return }
+    let before = session
+    session.displayName = profile.displayName
+    session.photoURL = profile.photoURL
     guard session != before else { return }
     user?.session = session
     persist(&fx)

@@ -93,6 +93,14 @@ extension AuthMachine {
       change(.changePassword(newPassword: password), fx: &fx)
     case .changeEmail(let email):
       change(.changeEmail(newEmail: email), fx: &fx)
+    case .updateProfile(let change):
+      // Not a sensitive change: Firebase asks for no recent login. A change of nothing sends
+      // nothing.
+      guard case .resting = phase, let token = user?.session.idToken, !change.isEmpty else {
+        return
+      }
+      let r = send(.updateProfile(idToken: token, change: change), &fx)
+      phase = .accountFlow(AccountFlow(kind: .updateProfile, request: r))
     case .reauthenticateWithPassword(let password):
       reauthenticateWithPassword(password, fx: &fx)
     }

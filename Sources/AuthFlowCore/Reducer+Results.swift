@@ -137,6 +137,11 @@ extension AuthMachine {
         return
       }
       emailChangeAnswered(a, newEmail: f.operation?.newEmail ?? "", fx: &fx)
+    case .updateProfile(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .updateProfile else {
+        return
+      }
+      profileUpdated(a, fx: &fx)
     }
   }
 

@@ -49,6 +49,9 @@ public enum Request: Hashable, Sendable {
   /// Firebase `accounts:sendOobCode` `VERIFY_AND_CHANGE_EMAIL` for the account of `idToken`: a
   /// link mailed to `newEmail` changes the account's email when it is applied.
   case sendEmailChangeVerification(idToken: String, newEmail: String)
+  /// Firebase `accounts:update` with `displayName`, `photoUrl` or `deleteAttribute` for the
+  /// account of `idToken`.
+  case updateProfile(idToken: String, change: ProfileChange)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -71,6 +74,7 @@ public enum Request: Hashable, Sendable {
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
+    case .updateProfile: .updateProfile
     }
   }
 }
@@ -84,7 +88,7 @@ extension Request {
     switch self {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
-      .updatePassword(let t, _), .sendEmailChangeVerification(let t, _):
+      .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
@@ -108,7 +112,7 @@ extension Request {
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification:
+      .sendEmailChangeVerification, .updateProfile:
       nil
     }
   }
@@ -136,7 +140,7 @@ extension RequestKind {
     case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
-      .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification:
+      .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile:
       .firebase
     }
   }
@@ -150,6 +154,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
+  case updateProfile
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -266,17 +271,47 @@ public struct Profile: Hashable, Codable, Sendable {
   public var providers: [ProviderID]
   /// The account's display name, when it has one.
   public var displayName: String?
+  /// The URL of the account's photo, when it has one.
+  public var photoURL: String?
 
   /// A profile.
   public init(
     email: String? = nil, emailVerified: Bool = false, providers: [ProviderID] = [],
-    displayName: String? = nil
+    displayName: String? = nil, photoURL: String? = nil
   ) {
     self.email = email
     self.emailVerified = emailVerified
     self.providers = providers
     self.displayName = displayName
+    self.photoURL = photoURL
   }
+}
+
+/// A change to the account's profile: each field either stays (`nil`), is set, or is removed
+/// (the empty string).
+public struct ProfileChange: Hashable, Codable, Sendable {
+  /// The new display name; `""` removes it; `nil` leaves it as it is.
+  public var displayName: String?
+  /// The new photo URL; `""` removes it; `nil` leaves it as it is.
+  public var photoURL: String?
+
+  /// A change.
+  public init(displayName: String? = nil, photoURL: String? = nil) {
+    self.displayName = displayName
+    self.photoURL = photoURL
+  }
+
+  /// Whether the change changes nothing.
+  public var isEmpty: Bool { displayName == nil && photoURL == nil }
+}
+
+/// The answer to `updateProfile`.
+public enum ProfileAnswer: Hashable, Sendable {
+  /// The server's view of the account after the change.
+  case profileUpdated(profile: Profile)
+  /// The request failed (`USER_DISABLED`, `USER_NOT_FOUND`, `TOKEN_EXPIRED`: the session is
+  /// dead on the server).
+  case requestFailed(error: AuthError)
 }
 
 /// The answer to `lookupAccount`.
@@ -355,6 +390,7 @@ public enum Answer: Hashable, Sendable {
   case signInWithCustomToken(RequestID, SignInAnswer)
   case updatePassword(RequestID, PasswordChangeAnswer)
   case sendEmailChangeVerification(RequestID, VerificationEmailAnswer)
+  case updateProfile(RequestID, ProfileAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -378,6 +414,7 @@ public enum Answer: Hashable, Sendable {
     case .signInWithCustomToken: .signInWithCustomToken(id, .requestFailed(error: e))
     case .updatePassword: .updatePassword(id, .requestFailed(error: e))
     case .sendEmailChangeVerification: .sendEmailChangeVerification(id, .requestFailed(error: e))
+    case .updateProfile: .updateProfile(id, .requestFailed(error: e))
     }
   }
 
@@ -390,7 +427,8 @@ public enum Answer: Hashable, Sendable {
       .revokeToken(let id, _), .unlinkProvider(let id, _), .lookupAccount(let id, _),
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
       .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
-      .updatePassword(let id, _), .sendEmailChangeVerification(let id, _):
+      .updatePassword(let id, _), .sendEmailChangeVerification(let id, _),
+      .updateProfile(let id, _):
       id
     }
   }
@@ -417,6 +455,7 @@ public enum Answer: Hashable, Sendable {
     case .signInWithCustomToken(_, let a): .signInWithCustomToken(id, a)
     case .updatePassword(_, let a): .updatePassword(id, a)
     case .sendEmailChangeVerification(_, let a): .sendEmailChangeVerification(id, a)
+    case .updateProfile(_, let a): .updateProfile(id, a)
     }
   }
 
@@ -442,6 +481,7 @@ public enum Answer: Hashable, Sendable {
     case .signInWithCustomToken: .signInWithCustomToken
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
+    case .updateProfile: .updateProfile
     }
   }
 
@@ -464,6 +504,7 @@ public enum Answer: Hashable, Sendable {
     case .checkActionCode(_, let a): a
     case .confirmPasswordReset(_, let a): a
     case .updatePassword(_, let a): a
+    case .updateProfile(_, let a): a
     }
   }
 
@@ -486,6 +527,7 @@ public enum Answer: Hashable, Sendable {
     case .revokeToken(_, .tokenRevoked): "tokenRevoked"
     case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
     case .lookupAccount(_, .accountReloaded): "accountReloaded"
+    case .updateProfile(_, .profileUpdated): "profileUpdated"
     case .sendVerificationEmail(_, .verificationEmailSent),
       .sendEmailChangeVerification(_, .verificationEmailSent):
       "verificationEmailSent"
@@ -501,7 +543,8 @@ public enum Answer: Hashable, Sendable {
       .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
       .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
       .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
-      .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed):
+      .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed),
+      .updateProfile(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -518,13 +561,14 @@ public enum Answer: Hashable, Sendable {
       .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
       .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
       .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)),
-      .sendEmailChangeVerification(_, .requestFailed(let e)):
+      .sendEmailChangeVerification(_, .requestFailed(let e)),
+      .updateProfile(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification:
+      .sendEmailChangeVerification, .updateProfile:
       nil
     }
   }
@@ -540,7 +584,7 @@ public enum Answer: Hashable, Sendable {
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification:
+      .sendEmailChangeVerification, .updateProfile:
       nil
     }
   }
@@ -580,7 +624,7 @@ public enum Answer: Hashable, Sendable {
       .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
       .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
-      .sendEmailChangeVerification:
+      .sendEmailChangeVerification, .updateProfile:
       self
     }
   }
@@ -648,6 +692,7 @@ extension Answer: Codable {
     case .updatePassword: self = .updatePassword(id, try a(PasswordChangeAnswer.self))
     case .sendEmailChangeVerification:
       self = .sendEmailChangeVerification(id, try a(VerificationEmailAnswer.self))
+    case .updateProfile: self = .updateProfile(id, try a(ProfileAnswer.self))
     }
   }
 
@@ -711,6 +756,27 @@ extension RefreshAnswer: Codable {
     case .requestFailed(let e):
       try FlatAnswerJSON.encode(
         Result<Tokens, AuthError>.failure(e), success: "tokenRefreshed", to: encoder)
+    }
+  }
+}
+
+extension ProfileAnswer: Codable {
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "profileUpdated")
+      as Result<Profile, AuthError>
+    {
+    case .success(let p): self = .profileUpdated(profile: p)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .profileUpdated(let p):
+      try FlatAnswerJSON.encode(.success(p), success: "profileUpdated", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<Profile, AuthError>.failure(e), success: "profileUpdated", to: encoder)
     }
   }
 }

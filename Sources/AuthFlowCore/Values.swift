@@ -41,6 +41,7 @@ public struct Session: Hashable, Codable, Sendable {
     var displayName: String?
     var pendingDeletion: DeletionRecord?
     var emailVerified: Bool?
+    var photoURL: String?
   }
 
   private var storage: CopyOnWrite<Fields>
@@ -50,14 +51,14 @@ public struct Session: Hashable, Codable, Sendable {
     uid: String, anonymous: Bool, providers: [ProviderID] = [], email: String? = nil,
     idToken: String, refreshToken: String, expiresAt: Instant,
     pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
-    pendingDeletion: DeletionRecord? = nil, emailVerified: Bool = false
+    pendingDeletion: DeletionRecord? = nil, emailVerified: Bool = false, photoURL: String? = nil
   ) {
     storage = CopyOnWrite(
       Fields(
         uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
         displayName: displayName, pendingDeletion: pendingDeletion,
-        emailVerified: emailVerified))
+        emailVerified: emailVerified, photoURL: photoURL))
   }
 
   /// The Firebase uid (`localId`).
@@ -105,6 +106,12 @@ public struct Session: Hashable, Codable, Sendable {
   public var displayName: String? {
     get { storage.value.displayName }
     _modify { yield &storage.value.displayName }
+  }
+  /// The URL of the user's photo, as Firebase has it (from the provider at sign-in, a reload, or
+  /// a profile update).
+  public var photoURL: String? {
+    get { storage.value.photoURL }
+    _modify { yield &storage.value.photoURL }
   }
   /// An account deletion under way; persisted so a relaunch finishes it.
   public var pendingDeletion: DeletionRecord? {

@@ -434,7 +434,8 @@ public struct FirebaseAPI: Sendable {
         email: json["email"] as? String ?? claims?.string("email"), idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt,
         displayName: (json["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
-        emailVerified: json["emailVerified"] as? Bool ?? false)
+        emailVerified: json["emailVerified"] as? Bool ?? false,
+        photoURL: Self.nonEmpty(json["photoUrl"]))
       if session.providers.isEmpty, let p = json["providerId"] as? String {
         session.providers = [ProviderID(p)]
       }
@@ -443,6 +444,7 @@ public struct FirebaseAPI: Sendable {
         session.email = account.email ?? session.email
         if session.displayName == nil { session.displayName = account.displayName }
         session.emailVerified = account.emailVerified
+        session.photoURL = account.photoURL ?? session.photoURL
       }
       return .success(session)
     }
@@ -454,6 +456,7 @@ public struct FirebaseAPI: Sendable {
     var email: String?
     var displayName: String?
     var emailVerified: Bool
+    var photoURL: String?
   }
 
   /// `accounts:lookup` as a reload: the account's profile as the server has it now.
@@ -464,8 +467,42 @@ public struct FirebaseAPI: Sendable {
       return .accountReloaded(
         profile: Profile(
           email: account.email, emailVerified: account.emailVerified,
-          providers: account.providers.map { ProviderID($0) }, displayName: account.displayName))
+          providers: account.providers.map { ProviderID($0) }, displayName: account.displayName,
+          photoURL: account.photoURL))
     }
+  }
+
+  /// `accounts:update` with the profile fields `change` sets (`displayName`, `photoUrl`) and
+  /// removes (`deleteAttribute` `DISPLAY_NAME`, `PHOTO_URL`), asking for no tokens: the answer
+  /// is the account as the server has it after the change (its `displayName` and `photoUrl`,
+  /// absent when removed). The ID token's `name` and `picture` claims follow at its next refresh.
+  public func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
+    var body: [String: Any] = ["idToken": idToken, "returnSecureToken": false]
+    var removed: [String] = []
+    for (value, field, attribute) in [
+      (change.displayName, "displayName", "DISPLAY_NAME"),
+      (change.photoURL, "photoUrl", "PHOTO_URL"),
+    ] {
+      guard let value else { continue }
+      if value.isEmpty { removed.append(attribute) } else { body[field] = value }
+    }
+    if !removed.isEmpty { body["deleteAttribute"] = removed }
+    switch await call("update", body) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      let infos = json["providerUserInfo"] as? [[String: Any]] ?? []
+      return .profileUpdated(
+        profile: Profile(
+          email: json["email"] as? String, emailVerified: json["emailVerified"] as? Bool ?? false,
+          providers: infos.compactMap { ($0["providerId"] as? String).map { ProviderID($0) } },
+          displayName: Self.nonEmpty(json["displayName"]), photoURL: Self.nonEmpty(json["photoUrl"])
+        ))
+    }
+  }
+
+  /// A JSON string that is not empty.
+  static func nonEmpty(_ value: Any?) -> String? {
+    (value as? String).flatMap { $0.isEmpty ? nil : $0 }
   }
 
   /// `accounts:lookup` for the account of `idToken`.
@@ -484,7 +521,8 @@ public struct FirebaseAPI: Sendable {
           providers: infos.compactMap { $0["providerId"] as? String }.sorted(),
           email: user["email"] as? String,
           displayName: (user["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
-          emailVerified: user["emailVerified"] as? Bool ?? false))
+          emailVerified: user["emailVerified"] as? Bool ?? false,
+          photoURL: Self.nonEmpty(user["photoUrl"])))
     }
   }
 

@@ -104,6 +104,10 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.sendEmailChangeVerification(idToken: idToken, newEmail: newEmail)
   }
 
+  public func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
+    await firebase.updateProfile(idToken: idToken, change: change)
+  }
+
   public func applyActionCode(code: String) async -> ActionCodeAnswer {
     await firebase.applyActionCode(code)
   }

@@ -49,7 +49,7 @@ public final class AuthModel {
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
-      .reauthenticatingWithPassword, .changingPassword, .changingEmail:
+      .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -145,6 +145,11 @@ public final class AuthModel {
   /// the email changes when that link is applied (`apply(actionCode:)`, then `reload()`); a
   /// login too old for it shows `reauthenticationRequired`, as for a password change.
   public func changeEmail(_ newEmail: String) { send(.changeEmail(newEmail: newEmail)) }
+  /// Set or remove the display name and photo URL: a field left `nil` stays, `""` removes it.
+  /// The session shows what the server answered (`session?.displayName`, `session?.photoURL`).
+  public func updateProfile(displayName: String? = nil, photoURL: String? = nil) {
+    send(.updateProfile(change: ProfileChange(displayName: displayName, photoURL: photoURL)))
+  }
   /// Prove again who the user is with the account's email and `password` (also resumes a
   /// waiting operation).
   public func reauthenticate(password: String) {

@@ -183,6 +183,10 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
+    await next(.updateProfile(idToken: idToken, change: change)) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -241,6 +245,11 @@ extension TestInterpreter.Queue where Answer == UnlinkAnswer {
 extension TestInterpreter.Queue where Answer == LookupAnswer {
   /// `lookupAccount` (a reload).
   public static var lookupAccount: Self { Self(kind: .lookupAccount) }
+}
+
+extension TestInterpreter.Queue where Answer == ProfileAnswer {
+  /// `updateProfile`.
+  public static var updateProfile: Self { Self(kind: .updateProfile) }
 }
 
 extension TestInterpreter.Queue where Answer == VerificationEmailAnswer {

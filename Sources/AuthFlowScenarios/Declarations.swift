@@ -229,6 +229,7 @@ public enum Declarations {
     KeyDecl(
       "emailVerified", flag,
       "whether Firebase says the email is verified (default `false`; a reload asks again)"),
+    KeyDecl("photoURL", string, "the URL of the user's photo, as Firebase has it"),
   ]
 
   /// A session's `pendingCleanup`.

@@ -98,6 +98,7 @@ public enum Render {
     }
     if let name = s.displayName { members.append(("displayName", .string(name))) }
     members.append(("emailVerified", .bool(s.emailVerified)))
+    if let url = s.photoURL { members.append(("photoURL", .string(url))) }
     if let d = s.pendingDeletion {
       members.append(
         (

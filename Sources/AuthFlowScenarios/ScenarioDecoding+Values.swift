@@ -67,6 +67,16 @@ extension JSONReader {
       return .reauthenticateWithPassword(password: try string(f["password"], join(p, "password")))
     case .changeEmail:
       return .changeEmail(newEmail: try string(f["newEmail"], join(p, "newEmail")))
+    case .updateProfile:
+      let change = ProfileChange(
+        displayName: try optionalString(f["displayName"], join(p, "displayName")),
+        photoURL: try optionalString(f["photoURL"], join(p, "photoURL")))
+      guard !change.isEmpty else {
+        throw fail(
+          p,
+          "updateProfile changes nothing: give \"displayName\" or \"photoURL\" (\"\" removes one)")
+      }
+      return .updateProfile(change: change)
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -194,16 +204,23 @@ extension JSONReader {
       return ResultTemplate(
         .lookupAccount(
           id,
-          .accountReloaded(
-            profile: Profile(
-              email: try optionalString(f["email"], join(p, "email")),
-              emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false),
-              providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) },
-              displayName: try optionalString(f["displayName"], join(p, "displayName"))))))
+          .accountReloaded(profile: try profile(f, p))))
+    case (.updateProfile, .profileUpdated):
+      return ResultTemplate(.updateProfile(id, .profileUpdated(profile: try profile(f, p))))
     default:
       // `Vocabulary.answers(for:)` lists a name this switch does not build: a bug here.
       throw fail(p, "\(kind.rawValue) cannot answer \(name.rawValue)")
     }
+  }
+
+  /// The account as the server has it, from an answer's fields.
+  func profile(_ f: [String: JSONValue], _ p: String) throws -> Profile {
+    Profile(
+      email: try optionalString(f["email"], join(p, "email")),
+      emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false),
+      providers: try strings(f["providers"], join(p, "providers")).map { ProviderID($0) },
+      displayName: try optionalString(f["displayName"], join(p, "displayName")),
+      photoURL: try optionalString(f["photoURL"], join(p, "photoURL")))
   }
 
   /// A session; the flag says whether `expiresAt` holds seconds relative to delivery.
@@ -253,7 +270,8 @@ extension JSONReader {
       expiresAt: expiry, pendingCleanup: cleanup,
       displayName: try optionalString(f["displayName"], join(p, "displayName")),
       pendingDeletion: deletion,
-      emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false))
+      emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false),
+      photoURL: try optionalString(f["photoURL"], join(p, "photoURL")))
     return (session, relative)
   }
 

@@ -264,7 +264,7 @@ extension JSONReader {
       switch key {
       case "anonymous", "emailVerified": _ = try bool(value, fp, default: false)
       case "providers": _ = try strings(value, fp)
-      case "email", "displayName", "pendingCleanup", "pendingDeletion":
+      case "email", "displayName", "photoURL", "pendingCleanup", "pendingDeletion":
         if value == .null { continue }
         switch key {
         case "pendingCleanup": _ = try object(value, fp, allowed: Vocabulary.cleanupFields)

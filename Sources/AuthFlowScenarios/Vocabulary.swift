@@ -24,7 +24,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
-  case actionCodeChecked, passwordResetConfirmed, passwordChanged
+  case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -48,6 +48,7 @@ public enum Vocabulary {
     case .changePassword: [FieldSpec("newPassword", string)]
     case .reauthenticateWithPassword: [FieldSpec("password", string)]
     case .changeEmail: [FieldSpec("newEmail", string)]
+    case .updateProfile: [.optional("displayName", string), .optional("photoURL", string)]
     case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
@@ -85,11 +86,11 @@ public enum Vocabulary {
       ]
     case .providerUnlinked:
       [FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##)]
-    case .accountReloaded:
+    case .accountReloaded, .profileUpdated:
       [
         .optional("email", string), .optional("emailVerified", boolean),
         FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##),
-        .optional("displayName", string),
+        .optional("displayName", string), .optional("photoURL", string),
       ]
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn, .passwordChanged:
@@ -133,6 +134,7 @@ public enum Vocabulary {
     case .signInWithCustomToken: ["requestId", "token"]
     case .updatePassword: ["requestId", "idToken", "newPassword"]
     case .sendEmailChangeVerification: ["requestId", "idToken", "newEmail"]
+    case .updateProfile: ["requestId", "idToken", "displayName", "photoURL"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -193,6 +195,8 @@ public enum Vocabulary {
       "change the signed-in account's password to `newPassword`; a login too old for it waits in `reauthenticationRequired`"
     case .changeEmail:
       "change the signed-in account's email to `newEmail`, verified first: a link is mailed there, and the email changes when it is applied; a login too old for it waits in `reauthenticationRequired`"
+    case .updateProfile:
+      "set the signed-in account's `displayName` or `photoURL` (`\"\"` removes one; a field left out stays); no recent login needed"
     case .reauthenticateWithPassword:
       "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
     case .idTokenRequested:
@@ -218,7 +222,9 @@ public enum Vocabulary {
     case .tokenRevoked: "the provider's grant was revoked"
     case .providerUnlinked: "a provider was removed; `providers` is what is linked now"
     case .accountReloaded:
-      "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`) and `displayName`"
+      "the account as Firebase has it: `providers`, and optionally `email`, `emailVerified` (default `false`), `displayName` and `photoURL`"
+    case .profileUpdated:
+      "the account as Firebase has it after the change, as for `accountReloaded`: its `displayName` and `photoURL` (absent when removed) replace the session's"
     case .verificationEmailSent:
       "the verification email (or an email change's link, to the new address) is on its way"
     case .actionCodeChecked:
@@ -261,6 +267,8 @@ public enum Vocabulary {
     case .updatePassword: "Firebase `accounts:update {idToken, password}`"
     case .sendEmailChangeVerification:
       "Firebase `accounts:sendOobCode {requestType: VERIFY_AND_CHANGE_EMAIL, idToken, newEmail}`"
+    case .updateProfile:
+      "Firebase `accounts:update {idToken, displayName, photoUrl, deleteAttribute}` (`\"\"` is a removal)"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -334,6 +342,7 @@ public enum Vocabulary {
     case .confirmPasswordReset: [.passwordResetConfirmed, .requestFailed]
     case .updatePassword: [.passwordChanged, .requestFailed]
     case .sendEmailChangeVerification: [.verificationEmailSent, .requestFailed]
+    case .updateProfile: [.profileUpdated, .requestFailed]
     }
   }
 

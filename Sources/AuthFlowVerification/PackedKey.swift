@@ -362,6 +362,7 @@ struct PackedEncoder {
     for p in s.providers { string(p.rawValue) }
     string(s.email)
     string(s.displayName)
+    string(s.photoURL)
     put(s.emailVerified)
     if let d = s.pendingDeletion {
       put(1)

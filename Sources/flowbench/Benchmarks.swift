@@ -361,4 +361,7 @@ struct InstantInterpreter: AuthInterpreter {
   func sendEmailChangeVerification(idToken: String, newEmail: String) async
     -> VerificationEmailAnswer
   { .requestFailed(error: offline) }
+  func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
+    .requestFailed(error: offline)
+  }
 }

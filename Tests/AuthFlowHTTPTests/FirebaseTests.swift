@@ -526,4 +526,39 @@ struct FirebaseTests {
     #expect(dead.code == "TOKEN_EXPIRED")
     #expect(seen[4] == .verificationEmailSent(email: "later@example.com"))
   }
+
+  @Test(
+    "a profile update needs no recent login: the session and the account get the name and photo, a removal removes, a reload agrees"
+  )
+  func profileUpdate() async throws {
+    let (runtime, _) = await runtimeWithAccount("profile@example.com", password: "secret-pw-1")
+    // Long after the sign-in: a profile update is not a sensitive change.
+    try await standIn.admin("clock", ["advance": 600])
+    await runtime.send(
+      .updateProfile(
+        change: ProfileChange(displayName: "Pat Example", photoURL: "https://example.com/pat.png")))
+    await runtime.settled()
+    let set = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(set.displayName == "Pat Example")
+    #expect(set.photoURL == "https://example.com/pat.png")
+    func account() async throws -> [String: Any] {
+      try #require(
+        try await standIn.users().first { $0["email"] as? String == "profile@example.com" })
+    }
+    #expect(try await account()["displayName"] as? String == "Pat Example")
+    #expect(try await account()["photoUrl"] as? String == "https://example.com/pat.png")
+
+    await runtime.send(.updateProfile(change: ProfileChange(photoURL: "")))
+    await runtime.settled()
+    let removed = try #require(await runtime.state.session)
+    #expect(removed.displayName == "Pat Example")
+    #expect(removed.photoURL == nil)
+    let photo = try await account()["photoUrl"]
+    #expect(photo == nil || photo is NSNull, "the account has no photo")
+
+    await runtime.send(.reloadRequested)
+    await runtime.settled()
+    #expect(await runtime.state.session == removed, "the server agrees: nothing to take")
+  }
 }

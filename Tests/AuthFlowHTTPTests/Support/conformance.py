@@ -700,6 +700,19 @@ def case_update_profile(c):
     check("displayName" not in out and "photoUrl" not in out, str(out))
 
 
+@case("AuthFlow's profile update: no recent login, an unchanged field echoed, no session ended")
+def case_update_profile_as_authflow_sends_it(c):
+    user = c.password_user()
+    c.ok("update", {"idToken": user["idToken"], "displayName": "Alice"})
+    c.advance(600)   # The login is old now; a profile change does not care.
+    out = c.ok("update", {"idToken": user["idToken"], "photoUrl": "http://localhost/a.png",
+                          "returnSecureToken": False})
+    check(out.get("displayName") == "Alice" and out["photoUrl"] == "http://localhost/a.png"
+          and "idToken" not in out, str(out))
+    status, out = c.token({"grant_type": "refresh_token", "refresh_token": user["refreshToken"]})
+    check(status == 200 and out.get("id_token"), str(out))
+
+
 @case("setAccountInfo.spec.ts: should set password and issue new tokens")
 def case_update_password(c):
     user = c.password_user()
