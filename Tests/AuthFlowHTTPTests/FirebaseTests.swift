@@ -548,6 +548,12 @@ struct FirebaseTests {
     }
     #expect(try await account()["displayName"] as? String == "Pat Example")
     #expect(try await account()["photoUrl"] as? String == "https://example.com/pat.png")
+    // No new tokens were asked for: the ID token's claims follow at its next refresh.
+    #expect(set.claims?["picture"] == nil)
+    _ = try await runtime.idToken(forceRefresh: true)
+    let refreshed = try #require(await runtime.state.session)
+    #expect(refreshed.claims?["name"] == .string("Pat Example"))
+    #expect(refreshed.claims?["picture"] == .string("https://example.com/pat.png"))
 
     await runtime.send(.updateProfile(change: ProfileChange(photoURL: "")))
     await runtime.settled()
