@@ -15,6 +15,11 @@ public struct AuthMachine: Hashable, Sendable {
   public internal(set) var phase: Phase
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
+  /// The address the last sign-in link was mailed to, while nobody or a guest is signed in: the
+  /// link's sign-in needs it (Firebase checks it is the address the link went to). Another link
+  /// replaces it; once a permanent account is signed in (by the link or any other way) it is
+  /// forgotten. It lives in this process only; a relaunch asks the app for it again.
+  public internal(set) var emailLinkAddress: String?
 
   /// A machine in `starting`, waiting for `appLaunched`.
   public init(policy: Policy = Policy()) {
@@ -22,6 +27,7 @@ public struct AuthMachine: Hashable, Sendable {
     self.user = nil
     self.phase = .starting
     self.nextRequestID = 1
+    self.emailLinkAddress = nil
   }
 
   /// Where the machine is, as one value (built on demand from `phase` and `user`).
@@ -50,6 +56,8 @@ public struct AuthMachine: Hashable, Sendable {
       case .createAccount: .creatingAccount
       case .passwordReset: .sendingPasswordReset
       case .reauthenticate: .reauthenticatingWithPassword
+      case .sendSignInLink: .sendingSignInLink
+      case .linkSignIn: .signingInWithEmailLink
       }
     case .accountFlow(let f):
       switch f.kind {
@@ -74,6 +82,10 @@ public struct AuthMachine: Hashable, Sendable {
       effects.append(
         .deliverIDToken(requestIds: TokenRequestIDs(single: id), result: .token(idToken: token)))
       return
+    }
+    defer {
+      // A link's address serves a sign-in; once a permanent account is in, it has served.
+      if emailLinkAddress != nil, user?.session.anonymous == false { emailLinkAddress = nil }
     }
     switch event {
     case .intent(let intent): handleIntent(intent, now: now, fx: &effects)
@@ -120,13 +132,16 @@ public struct AuthMachine: Hashable, Sendable {
 }
 
 extension AuthMachine: Codable {
-  private enum CodingKeys: String, CodingKey { case policy, state, nextRequestID }
+  private enum CodingKeys: String, CodingKey {
+    case policy, state, nextRequestID, emailLinkAddress
+  }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     policy = try c.decode(Policy.self, forKey: .policy).sanitized
     (phase, user) = try c.decode(AuthState.self, forKey: .state).split
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
+    emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -134,6 +149,7 @@ extension AuthMachine: Codable {
     try c.encode(policy, forKey: .policy)
     try c.encode(state, forKey: .state)
     try c.encode(nextRequestID, forKey: .nextRequestID)
+    try c.encodeIfPresent(emailLinkAddress, forKey: .emailLinkAddress)
   }
 }
 

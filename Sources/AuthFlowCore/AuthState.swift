@@ -63,6 +63,11 @@ public enum AuthState: Hashable, Codable, Sendable {
   case changingEmail(request: RequestID, newEmail: String, user: SignedInUser)
   /// `updateProfile` in flight.
   case updatingProfile(request: RequestID, user: SignedInUser)
+  /// `sendSignInLink` in flight: a sign-in link to `email` is asked for; `user` is the anonymous
+  /// user it will upgrade, if any.
+  case sendingSignInLink(request: RequestID, email: String, user: SignedInUser?)
+  /// `signInWithEmailLink` in flight with `email`; with `user`, it upgrades the anonymous user.
+  case signingInWithEmailLink(request: RequestID, email: String, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -74,7 +79,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
-  case updatingProfile
+  case updatingProfile, sendingSignInLink, signingInWithEmailLink
 }
 
 extension AuthState {
@@ -118,6 +123,10 @@ extension AuthState {
       case .reauthenticate:
         self = .reauthenticatingWithPassword(
           request: e.request, email: e.email, resume: e.resume, user: user ?? .missing)
+      case .sendSignInLink:
+        self = .sendingSignInLink(request: e.request, email: e.email, user: user)
+      case .linkSignIn:
+        self = .signingInWithEmailLink(request: e.request, email: e.email, user: user)
       }
     case .accountFlow(let f):
       switch f.kind {
@@ -189,6 +198,10 @@ extension AuthState {
       )
     case .updatingProfile(let r, let u):
       (.accountFlow(AccountFlow(kind: .updateProfile, request: r)), u)
+    case .sendingSignInLink(let r, let e, let u):
+      (.emailFlow(EmailFlow(kind: .sendSignInLink, request: r, email: e)), u)
+    case .signingInWithEmailLink(let r, let e, let u):
+      (.emailFlow(EmailFlow(kind: .linkSignIn, request: r, email: e)), u)
     case .changingEmail(let r, let e, let u):
       (
         .accountFlow(
@@ -227,6 +240,8 @@ extension AuthState {
     case .changingPassword: .changingPassword
     case .changingEmail: .changingEmail
     case .updatingProfile: .updatingProfile
+    case .sendingSignInLink: .sendingSignInLink
+    case .signingInWithEmailLink: .signingInWithEmailLink
     }
   }
 

@@ -59,6 +59,12 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case passwordResetConfirmed(email: String?)
   /// The signed-in account's password is the new one; its sessions elsewhere end.
   case passwordChanged
+  /// The sign-in link is on its way to `email`.
+  case signInLinkSent(email: String)
+  /// A sign-in link was opened, but the machine does not know the address it was sent to (it
+  /// was opened on another device, or after a relaunch): ask the user, then send
+  /// `signInWithEmailLink` again with it.
+  case emailNeededForLink
 }
 
 // MARK: - Names
@@ -72,7 +78,7 @@ extension Effect {
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
-    case signOutProvider
+    case sendSignInLink, signInWithEmailLink, signOutProvider
     case scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -85,7 +91,8 @@ extension Effect {
         .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-        .updatePassword, .sendEmailChangeVerification, .updateProfile:
+        .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
+        .signInWithEmailLink:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -163,6 +170,8 @@ extension Request {
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
     case .updateProfile: .updateProfile
+    case .sendSignInLink: .sendSignInLink
+    case .signInWithEmailLink: .signInWithEmailLink
     }
   }
 
@@ -176,6 +185,7 @@ extension AuthNotification {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
     case actionCodeApplied, actionCodeChecked, passwordResetConfirmed, passwordChanged
+    case signInLinkSent, emailNeededForLink
   }
 
   /// The notification's name.
@@ -194,6 +204,8 @@ extension AuthNotification {
     case .actionCodeChecked: .actionCodeChecked
     case .passwordResetConfirmed: .passwordResetConfirmed
     case .passwordChanged: .passwordChanged
+    case .signInLinkSent: .signInLinkSent
+    case .emailNeededForLink: .emailNeededForLink
     }
   }
 }
@@ -229,6 +241,8 @@ extension Effect: Codable {
     case sendEmailChangeVerification(requestId: RequestID, idToken: String, newEmail: String)
     case updateProfile(
       requestId: RequestID, idToken: String, displayName: String?, photoURL: String?)
+    case sendSignInLink(requestId: RequestID, email: String)
+    case signInWithEmailLink(requestId: RequestID, email: String, code: String, linkTo: String?)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -275,6 +289,9 @@ extension Effect: Codable {
     case .updateProfile(let id, let t, let n, let u):
       self = .request(
         id, .updateProfile(idToken: t, change: ProfileChange(displayName: n, photoURL: u)))
+    case .sendSignInLink(let id, let e): self = .request(id, .sendSignInLink(email: e))
+    case .signInWithEmailLink(let id, let e, let c, let l):
+      self = .request(id, .signInWithEmailLink(email: e, code: c, linkTo: l))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -322,6 +339,9 @@ extension Effect: Codable {
       case .updateProfile(let t, let c):
         wire = .updateProfile(
           requestId: id, idToken: t, displayName: c.displayName, photoURL: c.photoURL)
+      case .sendSignInLink(let e): wire = .sendSignInLink(requestId: id, email: e)
+      case .signInWithEmailLink(let e, let c, let l):
+        wire = .signInWithEmailLink(requestId: id, email: e, code: c, linkTo: l)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

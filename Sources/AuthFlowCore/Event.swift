@@ -78,6 +78,15 @@ public enum Intent: Hashable, Sendable {
   /// Change the signed-in account's display name or photo URL (`accounts:update`): each field of
   /// `change` is set, removed (`""`), or left (`nil`). Firebase does not ask for a recent login.
   case updateProfile(change: ProfileChange)
+  /// Mail a sign-in link to `email` (`accounts:sendOobCode EMAIL_SIGNIN`), for nobody signed in
+  /// or an anonymous user (whom the link will upgrade). The machine keeps the address until a
+  /// link sign-in with it succeeds or another link is sent.
+  case sendSignInLink(email: String)
+  /// Sign in with the code (`oobCode`) of a sign-in link (`accounts:signInWithEmailLink`), with
+  /// `email`, or, when `nil`, the address the machine sent the link to; with neither (the link
+  /// was opened on another device, or after a relaunch) nothing is sent and the app is asked
+  /// for the address (`emailNeededForLink`). An anonymous user's account is upgraded in place.
+  case signInWithEmailLink(code: String, email: String?)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -115,7 +124,7 @@ extension Intent {
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
-    case updateProfile
+    case updateProfile, sendSignInLink, signInWithEmailLink
   }
 
   /// The intent's name, as scenario files spell it.
@@ -147,6 +156,8 @@ extension Intent {
     case .reauthenticateWithPassword: .reauthenticateWithPassword
     case .changeEmail: .changeEmail
     case .updateProfile: .updateProfile
+    case .sendSignInLink: .sendSignInLink
+    case .signInWithEmailLink: .signInWithEmailLink
     }
   }
 
@@ -181,6 +192,8 @@ extension Intent: Codable {
     case reauthenticateWithPassword(password: String)
     case changeEmail(newEmail: String)
     case updateProfile(displayName: String?, photoURL: String?)
+    case sendSignInLink(email: String)
+    case signInWithEmailLink(code: String, email: String?)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -213,6 +226,8 @@ extension Intent: Codable {
     case .changeEmail(let e): self = .changeEmail(newEmail: e)
     case .updateProfile(let n, let u):
       self = .updateProfile(change: ProfileChange(displayName: n, photoURL: u))
+    case .sendSignInLink(let e): self = .sendSignInLink(email: e)
+    case .signInWithEmailLink(let c, let e): self = .signInWithEmailLink(code: c, email: e)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -247,6 +262,8 @@ extension Intent: Codable {
     case .changeEmail(let e): wire = .changeEmail(newEmail: e)
     case .updateProfile(let c):
       wire = .updateProfile(displayName: c.displayName, photoURL: c.photoURL)
+    case .sendSignInLink(let e): wire = .sendSignInLink(email: e)
+    case .signInWithEmailLink(let c, let e): wire = .signInWithEmailLink(code: c, email: e)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

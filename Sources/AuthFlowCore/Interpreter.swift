@@ -50,6 +50,11 @@ public protocol AuthInterpreter: Sendable {
   /// `accounts:update` with `displayName`, `photoUrl` and `deleteAttribute` for the account of
   /// `idToken`.
   func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer
+  /// `accounts:sendOobCode` with `EMAIL_SIGNIN`: mail a sign-in link to `email`.
+  func sendSignInLink(email: String) async -> SignInLinkAnswer
+  /// `accounts:signInWithEmailLink` with the link's code; `linkTo` (an anonymous user's ID
+  /// token) upgrades that account.
+  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -104,6 +109,10 @@ extension AuthInterpreter {
         id, await sendEmailChangeVerification(idToken: token, newEmail: email))
     case .updateProfile(let token, let change):
       .updateProfile(id, await updateProfile(idToken: token, change: change))
+    case .sendSignInLink(let email):
+      .sendSignInLink(id, await sendSignInLink(email: email))
+    case .signInWithEmailLink(let email, let code, let linkTo):
+      .signInWithEmailLink(id, await signInWithEmailLink(email: email, code: code, linkTo: linkTo))
     }
   }
 }

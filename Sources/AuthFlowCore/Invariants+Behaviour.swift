@@ -265,7 +265,9 @@ enum Behaviour {
     for case .request(let id, let request) in effects {
       let linkTo: String?
       switch request {
-      case .signInWithIdp(_, let l), .signUpWithPassword(_, _, let l): linkTo = l
+      case .signInWithIdp(_, let l), .signUpWithPassword(_, _, let l),
+        .signInWithEmailLink(_, _, let l):
+        linkTo = l
       default: continue
       }
       let expected: String?
@@ -276,7 +278,8 @@ enum Behaviour {
         case .signIn, .reauthenticate: expected = nil
         }
       case .emailFlow(let e) where e.request == id:
-        expected = e.kind == .createAccount && ase?.anonymous == true ? ase?.idToken : nil
+        let links = e.kind == .createAccount || e.kind == .linkSignIn
+        expected = links && ase?.anonymous == true ? ase?.idToken : nil
       default:
         expected = nil
       }
@@ -367,6 +370,10 @@ enum Behaviour {
       // its failure is no verdict on this session.
       if family == .flow, case .migrating = before.phase { return }
       if family == .flow, case .accountFlow(let f) = before.phase, !f.kind.sendsSessionToken {
+        return
+      }
+      // Nor does a sign-in link's mail: it goes to an address, with no token of anyone's.
+      if family == .flow, case .emailFlow(let e) = before.phase, e.kind == .sendSignInLink {
         return
       }
       if after.user != nil {
@@ -528,6 +535,56 @@ enum Promises {
     passwordChange(before, event, after, effects, &out)
     emailChange(before, event, after, effects, &out)
     profileUpdate(before, event, after, effects, &out)
+    emailLink(before, event, after, effects, &out)
+  }
+
+  /// The address an email link signs in with, and the address the machine keeps for it.
+  static func emailLink(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    if case .intent(.signInWithEmailLink(let code, let given)) = event,
+      case .resting = before.phase,
+      before.user?.session.anonymous ?? true
+    {
+      let sent = effects.compactMap { e -> (String, String)? in
+        if case .request(_, .signInWithEmailLink(let email, let c, _)) = e { return (email, c) }
+        return nil
+      }
+      if let address = given ?? before.emailLinkAddress {
+        if sent.count != 1 || sent[0].0 != address || sent[0].1 != code {
+          out.append(
+            Violation(
+              .emailLinkAddressKept,
+              "a link sign-in was not sent once with its code and the "
+                + (given == nil ? "address the link was sent to" : "address the app gave")))
+        }
+      } else if !sent.isEmpty || !effects.contains(.notify(notification: .emailNeededForLink)) {
+        out.append(
+          Violation(
+            .emailLinkAddressKept,
+            "a link opened with no address known did not ask the app for it (or sent anyway)"))
+      }
+    }
+    var expected = before.emailLinkAddress
+    if case .answer(let answer) = event, case .emailFlow(let f) = before.phase,
+      f.request == answer.id
+    {
+      if case .sendSignInLink(_, .signInLinkSent) = answer, f.kind == .sendSignInLink {
+        expected = f.email
+      }
+    }
+    if after.user?.session.anonymous == false { expected = nil }
+    if after.emailLinkAddress != expected {
+      out.append(
+        Violation(
+          .emailLinkAddressKept,
+          after.emailLinkAddress == nil
+            ? "the address a sign-in link was sent to was dropped before the link was used"
+            : after.user?.session.anonymous == false
+              ? "a permanent account is signed in and a sign-in link's address is still kept"
+              : "the machine keeps an address no sign-in link was sent to"))
+    }
   }
 
   /// A violation of `invariant` when a too-old-login refusal of `operation` did not leave it

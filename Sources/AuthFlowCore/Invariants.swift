@@ -117,6 +117,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// A profile update takes the display name and photo URL the server answered with (a removed
   /// one is gone), changes nothing else in the session, and writes it once when it changed.
   case profileUpdateTaken
+  /// An email-link sign-in sends the address the app gave, else the one the last sign-in link
+  /// was sent to; with neither it sends nothing and asks the app (`emailNeededForLink`). The
+  /// kept address changes only when a link is sent (it becomes that link's address), and no
+  /// address is kept while a permanent account is signed in.
+  case emailLinkAddressKept
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -168,6 +173,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .emailChangeVerifiedFirst:
       "an email changes only when the link to the new address is applied"
     case .profileUpdateTaken: "a profile update takes the server's name and photo, written once"
+    case .emailLinkAddressKept:
+      "an email link signs in with the address it was sent to, kept until someone permanent signs in"
     }
   }
 
@@ -227,7 +234,7 @@ extension Phase {
     case .emailFlow(let e):
       switch e.kind {
       case .signIn, .passwordReset: return user == nil
-      case .createAccount: return user?.session.anonymous ?? true
+      case .createAccount, .sendSignInLink, .linkSignIn: return user?.session.anonymous ?? true
       case .reauthenticate: return user?.session.anonymous == false
       }
     case .accountFlow(let f):

@@ -134,6 +134,10 @@ public struct EmailFlow: Hashable, Sendable {
     /// `signInWithPassword` with the signed-in account's email: a reauthentication, resuming
     /// `resume` when it succeeds.
     case reauthenticate
+    /// `sendSignInLink` (nobody signed in, or an anonymous user).
+    case sendSignInLink
+    /// `signInWithEmailLink` (linking the anonymous user when there is one).
+    case linkSignIn
   }
 
   public var kind: Kind

@@ -103,6 +103,19 @@ extension AuthMachine {
       phase = .accountFlow(AccountFlow(kind: .updateProfile, request: r))
     case .reauthenticateWithPassword(let password):
       reauthenticateWithPassword(password, fx: &fx)
+    case .sendSignInLink(let email):
+      // Nobody signed in, or a guest whom the link will upgrade.
+      guard case .resting = phase, user?.session.anonymous ?? true else { return }
+      let r = send(.sendSignInLink(email: email), &fx)
+      phase = .emailFlow(EmailFlow(kind: .sendSignInLink, request: r, email: email))
+    case .signInWithEmailLink(let code, let given):
+      guard case .resting = phase, user?.session.anonymous ?? true else { return }
+      guard let email = given ?? emailLinkAddress else {
+        return fx.append(.notify(notification: .emailNeededForLink))
+      }
+      let r = send(
+        .signInWithEmailLink(email: email, code: code, linkTo: user?.session.idToken), &fx)
+      phase = .emailFlow(EmailFlow(kind: .linkSignIn, request: r, email: email))
     }
   }
 

@@ -37,6 +37,23 @@ extension AuthMachine {
       case .requestFailed(let error):
         fail(error, origin: .resting, sensitive: nil, fx: &fx)
       }
+    case .sendSignInLink(let id, let a):
+      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .sendSignInLink
+      else { return }
+      switch a {
+      case .signInLinkSent:
+        phase = .resting
+        emailLinkAddress = flow.email
+        fx.append(.notify(notification: .signInLinkSent(email: flow.email)))
+      case .requestFailed(let error):
+        // The request carries no token of the session's: no answer to it is a verdict on it.
+        phase = .resting
+        Self.report(error, &fx)
+      }
+    case .signInWithEmailLink(let id, let a):
+      guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .linkSignIn
+      else { return }
+      signedIn(a.result, now: now, fx: &fx)
     case .authorize(let id, let a):
       switch phase {
       case .providerFlow(let flow) where flow.request == id && flow.credential == nil:

@@ -52,6 +52,11 @@ public enum Request: Hashable, Sendable {
   /// Firebase `accounts:update` with `displayName`, `photoUrl` or `deleteAttribute` for the
   /// account of `idToken`.
   case updateProfile(idToken: String, change: ProfileChange)
+  /// Firebase `accounts:sendOobCode` with `EMAIL_SIGNIN`: mail a sign-in link to `email`.
+  case sendSignInLink(email: String)
+  /// Firebase `accounts:signInWithEmailLink` with the link's code and the address it was sent
+  /// to; `linkTo` is the anonymous user's ID token, whose account the link upgrades.
+  case signInWithEmailLink(email: String, code: String, linkTo: String?)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -75,6 +80,8 @@ public enum Request: Hashable, Sendable {
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
     case .updateProfile: .updateProfile
+    case .sendSignInLink: .sendSignInLink
+    case .signInWithEmailLink: .signInWithEmailLink
     }
   }
 }
@@ -90,9 +97,12 @@ extension Request {
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
       .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _):
       t
-    case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t): t
+    case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t),
+      .signInWithEmailLink(_, _, let t):
+      t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
-      .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken:
+      .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
+      .sendSignInLink:
       nil
     }
   }
@@ -101,6 +111,7 @@ extension Request {
   public var linkTo: String? {
     if case .signInWithIdp(_, let l?) = self { return l }
     if case .signUpWithPassword(_, _, let l?) = self { return l }
+    if case .signInWithEmailLink(_, _, let l?) = self { return l }
     return nil
   }
 
@@ -112,7 +123,7 @@ extension Request {
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
       nil
     }
   }
@@ -140,7 +151,8 @@ extension RequestKind {
     case .signUpAnonymously, .signInWithIdp, .signInWithPassword, .signUpWithPassword,
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
-      .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile:
+      .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
+      .sendSignInLink, .signInWithEmailLink:
       .firebase
     }
   }
@@ -154,7 +166,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
-  case updateProfile
+  case updateProfile, sendSignInLink, signInWithEmailLink
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -234,6 +246,15 @@ public enum ResetAnswer: Hashable, Codable, Sendable {
   /// may be unknown: Firebase answers the same).
   case passwordResetSent
   /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `sendSignInLink`.
+public enum SignInLinkAnswer: Hashable, Codable, Sendable {
+  /// The sign-in link is on its way.
+  case signInLinkSent
+  /// The request failed (`INVALID_EMAIL`; `OPERATION_NOT_ALLOWED`: email-link sign-in is off
+  /// in the Firebase console; `MISSING_CONTINUE_URI`: the interpreter has no continue URL).
   case requestFailed(error: AuthError)
 }
 
@@ -391,6 +412,8 @@ public enum Answer: Hashable, Sendable {
   case updatePassword(RequestID, PasswordChangeAnswer)
   case sendEmailChangeVerification(RequestID, VerificationEmailAnswer)
   case updateProfile(RequestID, ProfileAnswer)
+  case sendSignInLink(RequestID, SignInLinkAnswer)
+  case signInWithEmailLink(RequestID, SessionAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -415,6 +438,8 @@ public enum Answer: Hashable, Sendable {
     case .updatePassword: .updatePassword(id, .requestFailed(error: e))
     case .sendEmailChangeVerification: .sendEmailChangeVerification(id, .requestFailed(error: e))
     case .updateProfile: .updateProfile(id, .requestFailed(error: e))
+    case .sendSignInLink: .sendSignInLink(id, .requestFailed(error: e))
+    case .signInWithEmailLink: .signInWithEmailLink(id, .requestFailed(error: e))
     }
   }
 
@@ -428,7 +453,7 @@ public enum Answer: Hashable, Sendable {
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
       .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
       .updatePassword(let id, _), .sendEmailChangeVerification(let id, _),
-      .updateProfile(let id, _):
+      .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _):
       id
     }
   }
@@ -456,6 +481,8 @@ public enum Answer: Hashable, Sendable {
     case .updatePassword(_, let a): .updatePassword(id, a)
     case .sendEmailChangeVerification(_, let a): .sendEmailChangeVerification(id, a)
     case .updateProfile(_, let a): .updateProfile(id, a)
+    case .sendSignInLink(_, let a): .sendSignInLink(id, a)
+    case .signInWithEmailLink(_, let a): .signInWithEmailLink(id, a)
     }
   }
 
@@ -482,6 +509,8 @@ public enum Answer: Hashable, Sendable {
     case .updatePassword: .updatePassword
     case .sendEmailChangeVerification: .sendEmailChangeVerification
     case .updateProfile: .updateProfile
+    case .sendSignInLink: .sendSignInLink
+    case .signInWithEmailLink: .signInWithEmailLink
     }
   }
 
@@ -489,7 +518,10 @@ public enum Answer: Hashable, Sendable {
   public var outcome: any Codable & Sendable {
     switch self {
     case .loadSession(_, let a): a
-    case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a): a
+    case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
+      .signInWithEmailLink(_, let a):
+      a
+    case .sendSignInLink(_, let a): a
     case .authorize(_, let a): a
     case .signInWithIdp(_, let a): a
     case .signInWithPassword(_, let a), .signInWithCustomToken(_, let a): a
@@ -518,7 +550,7 @@ public enum Answer: Hashable, Sendable {
     case .authorize(_, .providerFailed): "providerFailed"
     case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
       .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn),
-      .signInWithCustomToken(_, .signedIn):
+      .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn):
       "signedIn"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
@@ -535,6 +567,7 @@ public enum Answer: Hashable, Sendable {
     case .checkActionCode(_, .actionCodeChecked): "actionCodeChecked"
     case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
     case .updatePassword(_, .passwordChanged): "passwordChanged"
+    case .sendSignInLink(_, .signInLinkSent): "signInLinkSent"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
@@ -544,7 +577,8 @@ public enum Answer: Hashable, Sendable {
       .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
       .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
       .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed),
-      .updateProfile(_, .requestFailed):
+      .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
+      .signInWithEmailLink(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -562,13 +596,14 @@ public enum Answer: Hashable, Sendable {
       .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
       .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)),
       .sendEmailChangeVerification(_, .requestFailed(let e)),
-      .updateProfile(_, .requestFailed(let e)):
+      .updateProfile(_, .requestFailed(let e)), .sendSignInLink(_, .requestFailed(let e)),
+      .signInWithEmailLink(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
       nil
     }
   }
@@ -578,13 +613,14 @@ public enum Answer: Hashable, Sendable {
     switch self {
     case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
       .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
-      .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)):
+      .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)),
+      .signInWithEmailLink(_, .signedIn(let s)):
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
       nil
     }
   }
@@ -617,6 +653,8 @@ public enum Answer: Hashable, Sendable {
       .refreshToken(id, .tokenRefreshed(tokens(t)))
     case .updatePassword(let id, .passwordChanged(let s)):
       .updatePassword(id, .passwordChanged(session: session(s)))
+    case .signInWithEmailLink(let id, .signedIn(let s)):
+      .signInWithEmailLink(id, .signedIn(session: session(s)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -624,7 +662,8 @@ public enum Answer: Hashable, Sendable {
       .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
       .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
-      .sendEmailChangeVerification, .updateProfile:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
+      .signInWithEmailLink(_, .requestFailed):
       self
     }
   }
@@ -693,6 +732,8 @@ extension Answer: Codable {
     case .sendEmailChangeVerification:
       self = .sendEmailChangeVerification(id, try a(VerificationEmailAnswer.self))
     case .updateProfile: self = .updateProfile(id, try a(ProfileAnswer.self))
+    case .sendSignInLink: self = .sendSignInLink(id, try a(SignInLinkAnswer.self))
+    case .signInWithEmailLink: self = .signInWithEmailLink(id, try a(SessionAnswer.self))
     }
   }
 

@@ -57,6 +57,10 @@ public struct FirebaseAPI: Sendable {
   public var endpoints: FirebaseEndpoints
   /// Seconds before a request fails with TIMEOUT.
   public var timeout: Double
+  /// Where a sign-in link leads (`continueUrl`): an absolute URL of a domain allow-listed in
+  /// the Firebase console, which the app opens as a universal link. Without one,
+  /// `sendSignInLink` fails with `MISSING_CONTINUE_URI` and sends nothing.
+  public var emailLinkContinueURL: URL?
   let transport: any HTTPTransport
   let clock: @Sendable () -> Instant
 
@@ -323,6 +327,35 @@ public struct FirebaseAPI: Sendable {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json): return .passwordResetConfirmed(email: json["email"] as? String)
     }
+  }
+
+  /// `accounts:sendOobCode` with `EMAIL_SIGNIN`: a sign-in link to `email` that opens the app
+  /// (`canHandleCodeInApp`) at `emailLinkContinueURL`.
+  public func sendSignInLink(email: String) async -> SignInLinkAnswer {
+    guard let url = emailLinkContinueURL, url.scheme != nil, url.host != nil else {
+      return .requestFailed(
+        error: AuthError(
+          code: "MISSING_CONTINUE_URI",
+          message: "FirebaseAPI.emailLinkContinueURL is not set to an absolute URL"))
+    }
+    let body: [String: Any] = [
+      "requestType": "EMAIL_SIGNIN", "email": email, "continueUrl": url.absoluteString,
+      "canHandleCodeInApp": true,
+    ]
+    switch await call("sendOobCode", body) {
+    case .success: return .signInLinkSent
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `accounts:signInWithEmailLink` with the link's `oobCode` and the address it went to;
+  /// `linkTo` (an anonymous user's ID token) adds the address to that account.
+  public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
+    -> SessionAnswer
+  {
+    var body: [String: Any] = ["email": email, "oobCode": code]
+    if let linkTo { body["idToken"] = linkTo }
+    return SessionAnswer(await session(from: call("signInWithEmailLink", body), anonymous: false))
   }
 
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.

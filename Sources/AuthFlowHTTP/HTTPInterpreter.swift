@@ -130,6 +130,16 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.updatePassword(idToken: idToken, newPassword: newPassword)
   }
 
+  public func sendSignInLink(email: String) async -> SignInLinkAnswer {
+    await firebase.sendSignInLink(email: email)
+  }
+
+  public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
+    -> SessionAnswer
+  {
+    await firebase.signInWithEmailLink(email: email, code: code, linkTo: linkTo)
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     let token = await grants.take(provider)
     if revoke, let token, let endpoint = revocationEndpoints[provider] {

@@ -13,6 +13,12 @@ public final class AuthModel {
   public private(set) var lastError: AuthError?
   /// A pending migration the app must carry out (move data, then `migrationFinished()`).
   public private(set) var migration: (from: String, to: String)?
+  /// The address a sign-in link was last sent to ("check your inbox at …"), until a permanent
+  /// account is signed in.
+  public private(set) var emailLinkAddress: String?
+  /// True after a sign-in link was opened without a known address: ask for it and call
+  /// `signIn(emailLink:email:)` again with it.
+  public private(set) var needsEmailForLink = false
   /// The runtime underneath.
   @ObservationIgnored public let runtime: AuthRuntime
   @ObservationIgnored private var tasks: [Task<Void, Never>] = []
@@ -27,7 +33,7 @@ public final class AuthModel {
     let runtime = self.runtime
     tasks.append(
       Task { [weak self] in
-        for await state in await runtime.states() { self?.state = state }
+        for await state in await runtime.states() { self?.follow(state) }
       })
     tasks.append(
       Task { [weak self] in
@@ -49,7 +55,8 @@ public final class AuthModel {
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider, .signingInWithEmail,
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
-      .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile:
+      .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
+      .sendingSignInLink, .signingInWithEmailLink:
       true
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
@@ -67,6 +74,13 @@ public final class AuthModel {
   /// `idToken(forceRefresh: true)` brings claims an admin changed since the token was minted.
   public var claims: [String: ClaimValue] { session?.claims?.custom ?? [:] }
 
+  private func follow(_ next: AuthState) {
+    if next.session?.anonymous == false {
+      emailLinkAddress = nil  // As the machine: a permanent account needs no link's address.
+    }
+    state = next
+  }
+
   private func handle(_ note: AuthNotification) {
     switch note {
     case .error(let error), .signedOutAfterError(let error): lastError = error
@@ -76,6 +90,8 @@ public final class AuthModel {
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
       .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged:
       break  // The state shows it (or the app's own notification handler).
+    case .signInLinkSent(let email): emailLinkAddress = email
+    case .emailNeededForLink: needsEmailForLink = true
     }
   }
 
@@ -154,6 +170,15 @@ public final class AuthModel {
   /// waiting operation).
   public func reauthenticate(password: String) {
     send(.reauthenticateWithPassword(password: password))
+  }
+  /// Mail a sign-in link to `email` (nobody signed in, or a guest, whom the link upgrades).
+  public func sendSignInLink(to email: String) { send(.sendSignInLink(email: email)) }
+  /// Sign in with the `oobCode` of the sign-in link the app was opened with; `email` is needed
+  /// only when `needsEmailForLink` says so (the link was sent from another device, or before a
+  /// relaunch).
+  public func signIn(emailLink code: String, email: String? = nil) {
+    needsEmailForLink = false
+    send(.signInWithEmailLink(code: code, email: email))
   }
   public func cancel() { send(.cancelTapped) }
 

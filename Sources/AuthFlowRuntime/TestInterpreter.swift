@@ -14,8 +14,8 @@ import AuthFlowCore
 /// `signInWithIdp`, `signInWithPassword`, `signUpWithPassword`, `sendPasswordReset`,
 /// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
 /// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
-/// `signInWithCustomToken`, `updatePassword`) takes
-/// only its own answer
+/// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
+/// `sendSignInLink`, `signInWithEmailLink`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -187,6 +187,18 @@ public actor TestInterpreter: AuthInterpreter {
     await next(.updateProfile(idToken: idToken, change: change)) { .requestFailed(error: $0) }
   }
 
+  public func sendSignInLink(email: String) async -> SignInLinkAnswer {
+    await next(.sendSignInLink(email: email)) { .requestFailed(error: $0) }
+  }
+
+  public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
+    -> SessionAnswer
+  {
+    await next(.signInWithEmailLink(email: email, code: code, linkTo: linkTo)) {
+      .requestFailed(error: $0)
+    }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -198,6 +210,13 @@ extension TestInterpreter.Queue where Answer == SessionAnswer {
   public static var signUpAnonymously: Self { Self(kind: .signUpAnonymously) }
   /// `signUpWithPassword`.
   public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
+  /// `signInWithEmailLink`.
+  public static var signInWithEmailLink: Self { Self(kind: .signInWithEmailLink) }
+}
+
+extension TestInterpreter.Queue where Answer == SignInLinkAnswer {
+  /// `sendSignInLink`.
+  public static var sendSignInLink: Self { Self(kind: .sendSignInLink) }
 }
 
 extension TestInterpreter.Queue where Answer == AuthorizeAnswer {

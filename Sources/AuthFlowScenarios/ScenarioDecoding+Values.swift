@@ -77,6 +77,12 @@ extension JSONReader {
           "updateProfile changes nothing: give \"displayName\" or \"photoURL\" (\"\" removes one)")
       }
       return .updateProfile(change: change)
+    case .sendSignInLink:
+      return .sendSignInLink(email: try string(f["email"], join(p, "email")))
+    case .signInWithEmailLink:
+      return .signInWithEmailLink(
+        code: try string(f["code"], join(p, "code")),
+        email: try optionalString(f["email"], join(p, "email")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -120,7 +126,7 @@ extension JSONReader {
         .loadSession(id, .sessionLoaded(session: session)), relativeExpiry: relative)
     case (.signUpAnonymously, .signedIn), (.signUpWithPassword, .signedIn),
       (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn),
-      (.signInWithCustomToken, .signedIn):
+      (.signInWithCustomToken, .signedIn), (.signInWithEmailLink, .signedIn):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       let answer: Answer =
         switch kind {
@@ -128,6 +134,7 @@ extension JSONReader {
         case .signUpWithPassword: .signUpWithPassword(id, .signedIn(session: session))
         case .signInWithPassword: .signInWithPassword(id, .signedIn(session: session))
         case .signInWithCustomToken: .signInWithCustomToken(id, .signedIn(session: session))
+        case .signInWithEmailLink: .signInWithEmailLink(id, .signedIn(session: session))
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)
@@ -170,6 +177,8 @@ extension JSONReader {
       return ResultTemplate(.deleteAccount(id, .accountDeleted))
     case (.sendPasswordReset, .passwordResetSent):
       return ResultTemplate(.sendPasswordReset(id, .passwordResetSent))
+    case (.sendSignInLink, .signInLinkSent):
+      return ResultTemplate(.sendSignInLink(id, .signInLinkSent))
     case (.revokeToken, .tokenRevoked):
       return ResultTemplate(.revokeToken(id, .tokenRevoked))
     case (.unlinkProvider, .providerUnlinked):

@@ -24,7 +24,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case sessionLoaded, providerSucceeded, providerCancelled, providerFailed, signedIn
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
-  case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated
+  case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -53,7 +53,8 @@ public enum Vocabulary {
       [FieldSpec("provider", provider)]
     case .signInWithEmail, .createAccount:
       [FieldSpec("email", string), FieldSpec("password", string)]
-    case .sendPasswordReset: [FieldSpec("email", string)]
+    case .sendPasswordReset, .sendSignInLink: [FieldSpec("email", string)]
+    case .signInWithEmailLink: [FieldSpec("code", string), .optional("email", string)]
     case .migrationDecided:
       [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
     case .reauthenticateTapped: [.optional("provider", provider)]
@@ -75,7 +76,7 @@ public enum Vocabulary {
       ]
     case .providerSucceeded: [FieldSpec("credential", ##"{ "$ref": "#/$defs/credential" }"##)]
     case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
-      .verificationEmailSent:
+      .verificationEmailSent, .signInLinkSent:
       []
     case .actionCodeChecked: [FieldSpec("operation", string), .optional("email", string)]
     case .passwordResetConfirmed: [.optional("email", string)]
@@ -135,6 +136,8 @@ public enum Vocabulary {
     case .updatePassword: ["requestId", "idToken", "newPassword"]
     case .sendEmailChangeVerification: ["requestId", "idToken", "newEmail"]
     case .updateProfile: ["requestId", "idToken", "displayName", "photoURL"]
+    case .sendSignInLink: ["requestId", "email"]
+    case .signInWithEmailLink: ["requestId", "email", "code", "linkTo"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -147,12 +150,13 @@ public enum Vocabulary {
   public static func fields(_ kind: AuthNotification.Kind) -> [String] {
     switch kind {
     case .migrationReady: ["from", "to"]
-    case .sessionExpired, .userMismatch, .passwordChanged: []
+    case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink: []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
     case .userChanged: ["from", "to"]
-    case .verificationEmailSent, .actionCodeApplied, .passwordResetConfirmed: ["email"]
+    case .verificationEmailSent, .actionCodeApplied, .passwordResetConfirmed, .signInLinkSent:
+      ["email"]
     case .actionCodeChecked: ["operation", "email"]
     }
   }
@@ -199,6 +203,10 @@ public enum Vocabulary {
       "set the signed-in account's `displayName` or `photoURL` (`\"\"` removes one; a field left out stays); no recent login needed"
     case .reauthenticateWithPassword:
       "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
+    case .sendSignInLink:
+      "mail a sign-in link to `email` (nobody signed in, or an anonymous user, whom the link upgrades); the machine keeps the address until a link sign-in with it succeeds"
+    case .signInWithEmailLink:
+      "sign in with the `code` (`oobCode`) of a sign-in link, with `email` or, left out, the address the link was sent to; with neither, `emailNeededForLink` and nothing is sent; an anonymous user is upgraded in place"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -233,6 +241,7 @@ public enum Vocabulary {
       "the password is the new one (`email` optional); Firebase ends the account's sessions"
     case .actionCodeApplied:
       "the code was applied and spent: the account of `email` (optional) has its email verified (`emailVerified`, default `true`)"
+    case .signInLinkSent: "the sign-in link is on its way"
     case .passwordChanged:
       "the password is the new one; `session` holds the new tokens Firebase answered with (its other sessions end)"
     }
@@ -269,6 +278,10 @@ public enum Vocabulary {
       "Firebase `accounts:sendOobCode {requestType: VERIFY_AND_CHANGE_EMAIL, idToken, newEmail}`"
     case .updateProfile:
       "Firebase `accounts:update {idToken, displayName, photoUrl, deleteAttribute}` (`\"\"` is a removal)"
+    case .sendSignInLink:
+      "Firebase `accounts:sendOobCode {requestType: EMAIL_SIGNIN, email, continueUrl, canHandleCodeInApp: true}`"
+    case .signInWithEmailLink:
+      "Firebase `accounts:signInWithEmailLink {email, oobCode}`; `linkTo` is the anonymous user's ID token, whose account it upgrades"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -299,6 +312,9 @@ public enum Vocabulary {
     case .passwordResetConfirmed: "a password reset is done: sign in with the new password"
     case .passwordChanged:
       "the signed-in account's password is the new one (its sessions elsewhere end at their next refresh)"
+    case .signInLinkSent: "the sign-in link is on its way to `email`"
+    case .emailNeededForLink:
+      "a sign-in link was opened but the address it went to is not known here (another device, or a relaunch): ask the user and send `signInWithEmailLink` again with `email`"
     }
   }
 
@@ -327,8 +343,10 @@ public enum Vocabulary {
     switch kind {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
-    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword, .signInWithCustomToken:
+    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword, .signInWithCustomToken,
+      .signInWithEmailLink:
       [.signedIn, .requestFailed]
+    case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .requestFailed]
     case .refreshToken: [.tokenRefreshed, .requestFailed]
     case .sendPasswordReset: [.passwordResetSent, .requestFailed]

@@ -72,6 +72,10 @@ public enum Alphabet {
     .changeEmail(newEmail: "new@example.com"),
     // A profile update (no recent login needed; an anonymous user may have a name too).
     .updateProfile(change: profileChange),
+    // An email link: sent (nobody signed in, or a guest it upgrades), then opened with the
+    // address the machine kept, or with one the app asked for.
+    .sendSignInLink(email: "link@example.com"), .signInWithEmailLink(code: "oob-3", email: nil),
+    .signInWithEmailLink(code: "oob-3", email: "link@example.com"),
   ]
 
   /// The profile update the alphabet sends: a name and a photo.
@@ -92,7 +96,8 @@ public enum Alphabet {
         .createAccount(email: "new@example.com", password: "pw-2"), token,
         .applyActionCode(code: "oob-1"), .checkActionCode(code: "oob-2"),
         .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
-        .signInWithCustomToken(token: "ct-1"),
+        .signInWithCustomToken(token: "ct-1"), .sendSignInLink(email: "link@example.com"),
+        .signInWithEmailLink(code: "oob-3", email: nil),
       ]
     case .anonymous:
       return [
@@ -100,7 +105,8 @@ public enum Alphabet {
         .linkProviderTapped(provider: .apple),
         .createAccount(email: "new@example.com", password: "pw-2"), .deleteAccountTapped,
         .signOutTapped(discardAnonymousData: true), token, .reloadRequested,
-        .signInWithCustomToken(token: "ct-1"),
+        .signInWithCustomToken(token: "ct-1"), .sendSignInLink(email: "link@example.com"),
+        .signInWithEmailLink(code: "oob-3", email: nil),
       ]
     case .firebaseAuthenticated:
       return [
@@ -127,7 +133,7 @@ public enum Alphabet {
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
       .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail,
-      .updatingProfile:
+      .updatingProfile, .sendingSignInLink, .signingInWithEmailLink:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -203,6 +209,8 @@ public enum Alphabet {
         case .createAccount: kind = .signUpWithPassword
         case .passwordReset: kind = .sendPasswordReset
         case .reauthenticate: kind = .signInWithPassword
+        case .sendSignInLink: kind = .sendSignInLink
+        case .linkSignIn: kind = .signInWithEmailLink
         }
       case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
@@ -340,6 +348,9 @@ public enum Alphabet {
       "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "EMAIL_EXISTS", "TOKEN_EXPIRED",
     ],
     "updateProfile": ["NETWORK", "TOKEN_EXPIRED"],
+    // The send carries no token: a session-dead answer to it is no verdict on the session.
+    "sendSignInLink": ["INVALID_EMAIL", "TOKEN_EXPIRED"],
+    "signInWithEmailLink": ["EXPIRED_OOB_CODE", "EMAIL_EXISTS", "TOKEN_EXPIRED", "NETWORK"],
   ]
 
   static let successCount: [String: Int] = [
@@ -348,7 +359,8 @@ public enum Alphabet {
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
-    "sendEmailChangeVerification": 1, "updateProfile": 2,
+    "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
+    "signInWithEmailLink": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -564,6 +576,15 @@ public enum Alphabet {
       ]
     case .sendPasswordReset:
       out = [.sendPasswordReset(id, .passwordResetSent)]
+    case .sendSignInLink:
+      out = [.sendSignInLink(id, .signInLinkSent)]
+    case .signInWithEmailLink:
+      // The guest's own account, upgraded; nobody signed in, the address's account (as an
+      // account created with a password is: the same states).
+      out = [
+        .signInWithEmailLink(
+          id, .signedIn(session: session(current?.uid ?? "user-3", providers: ["password"])))
+      ]
     case .refreshToken:
       out = [3600.0, 120].map {
         .refreshToken(

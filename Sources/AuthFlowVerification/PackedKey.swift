@@ -41,6 +41,7 @@ extension PackedEncoder {
     } else {
       put(0)
     }
+    string(world.machine.emailLinkAddress)
     time(world.timers.tokenRefresh.map { $0 - world.now })
     time(world.timers.restoreRetry.map { $0 - world.now })
     // The store, only where it can differ from the machine's session (see `AbstractState`).

@@ -364,4 +364,8 @@ struct InstantInterpreter: AuthInterpreter {
   func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
     .requestFailed(error: offline)
   }
+  func sendSignInLink(email: String) async -> SignInLinkAnswer { .requestFailed(error: offline) }
+  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer {
+    .requestFailed(error: offline)
+  }
 }

@@ -22,7 +22,10 @@ struct FirebaseTests {
 
   init() throws {
     standIn = try StandIn()
-    api = standIn.api()
+    var api = standIn.api()
+    // An allow-listed domain of the stand-in's project, as the console's list would have it.
+    api.emailLinkContinueURL = URL(string: "https://authflow.example/finish-sign-in")
+    self.api = api
   }
 
   func session(_ r: some SignsIn) throws -> Session {
@@ -456,6 +459,81 @@ struct FirebaseTests {
         if case .error(let e) = $0 { e.code == "INVALID_LOGIN_CREDENTIALS" } else { false }
       })
     #expect(seen.last == .passwordChanged)
+  }
+
+  @Test(
+    "email-link sign-in: the link's address is kept and used, a spent link is refused, a guest is upgraded in place, another account's address is refused and the guest stays; no continue URL, or one outside the allow-list, sends nothing"
+  )
+  func emailLinkSignIn() async throws {
+    var bare = standIn.api()
+    guard case .requestFailed(let missing) = await bare.sendSignInLink(email: "a@example.com")
+    else {
+      Issue.record("a link with no continue URL was sent")
+      return
+    }
+    #expect(missing.code == "MISSING_CONTINUE_URI")
+    bare.emailLinkContinueURL = URL(string: "https://elsewhere.invalid/finish")
+    guard case .requestFailed(let foreign) = await bare.sendSignInLink(email: "a@example.com")
+    else {
+      Issue.record("a continue URL outside the allow-list was accepted")
+      return
+    }
+    #expect(foreign.code == "UNAUTHORIZED_DOMAIN")
+
+    let (runtime, notes) = await startedRuntime()
+    await runtime.send(.sendSignInLink(email: "link@example.com"))
+    await runtime.settled()
+    let code = try await mailedCode("EMAIL_SIGNIN", to: "link@example.com")
+    await runtime.send(.signInWithEmailLink(code: code, email: nil))
+    await runtime.settled()
+    let linked = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(linked.email == "link@example.com")
+    #expect(linked.emailVerified, "opening the link proves the address")
+    #expect(linked.providers == ["password"])
+
+    // The address went with the link; the spent code is refused when the address is given.
+    await runtime.send(.signOutTapped(discardAnonymousData: false))
+    await runtime.send(.signInWithEmailLink(code: code, email: nil))
+    await runtime.send(.signInWithEmailLink(code: code, email: "link@example.com"))
+    await runtime.settled()
+    #expect(await runtime.state.name == "signedOut")
+
+    // A guest: another account's address is refused and the guest stays; a free one upgrades.
+    await runtime.send(.signInAnonymouslyTapped)
+    await runtime.settled()
+    let guest = try #require(await runtime.state.session)
+    await runtime.send(.sendSignInLink(email: "link@example.com"))
+    await runtime.settled()
+    let taken = try await mailedCode("EMAIL_SIGNIN", to: "link@example.com")
+    await runtime.send(.signInWithEmailLink(code: taken, email: nil))
+    await runtime.settled()
+    #expect(await runtime.state.session == guest, "the guest and the session stay")
+    await runtime.send(.sendSignInLink(email: "guest@example.com"))
+    await runtime.settled()
+    let free = try await mailedCode("EMAIL_SIGNIN", to: "guest@example.com")
+    await runtime.send(.signInWithEmailLink(code: free, email: nil))
+    await runtime.settled()
+    let upgraded = try #require(await runtime.state.session)
+    #expect(upgraded.uid == guest.uid, "upgraded in place")
+    #expect(!upgraded.anonymous)
+    #expect(upgraded.email == "guest@example.com")
+
+    var seen: [AuthNotification] = []
+    for await note in notes {
+      seen.append(note)
+      if seen.count == 6 { break }
+    }
+    #expect(seen[0] == .signInLinkSent(email: "link@example.com"))
+    #expect(seen[1] == .emailNeededForLink)
+    guard case .error(let spent) = seen[2], case .error(let exists) = seen[4] else {
+      Issue.record("expected the spent link's and the taken address's errors, got \(seen)")
+      return
+    }
+    #expect(spent.code == "INVALID_OOB_CODE")
+    #expect(seen[3] == .signInLinkSent(email: "link@example.com"))
+    #expect(exists.code == "EMAIL_EXISTS")
+    #expect(seen[5] == .signInLinkSent(email: "guest@example.com"))
   }
 
   @Test(

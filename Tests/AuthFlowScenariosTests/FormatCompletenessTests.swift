@@ -246,7 +246,7 @@ struct FormatCompletenessTests {
         case .requestFailed, .providerFailed:
           value = "{\"\(name)\": {\"error\": {\"code\": \"X\"}}}"
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
-          .verificationEmailSent:
+          .verificationEmailSent, .signInLinkSent:
           value = "\"\(name)\""
         }
         let text =

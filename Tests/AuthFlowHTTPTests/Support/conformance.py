@@ -1086,7 +1086,10 @@ def case_email_link_new(c):
     code = c.oob_codes()[-1]["oobCode"]
     out = c.ok("signInWithEmailLink", {"email": "link@example.com", "oobCode": code})
     check(out["isNewUser"] is True and out.get("idToken"), str(out))
-    check(c.lookup(out["idToken"])["emailVerified"] is True, "verified by the link")
+    account = c.lookup(out["idToken"])
+    check(account["emailVerified"] is True, "verified by the link")
+    # state.ts: an address with a password or an email-link sign-in is provider `password`.
+    check([i["providerId"] for i in account["providerUserInfo"]] == ["password"], str(account))
 
 
 @case("emailLink.spec.ts: should error on invalid oobCode")
@@ -1115,6 +1118,8 @@ def case_email_link_upgrade(c):
     out = c.ok("signInWithEmailLink", {"email": "up@example.com", "oobCode": code,
                                        "idToken": anon["idToken"]})
     check(out["localId"] == anon["localId"] and out["isNewUser"] is False, str(out))
+    check([i["providerId"] for i in c.lookup(out["idToken"])["providerUserInfo"]]
+          == ["password"], "the upgraded guest signs in by email now")
 
 
 @case("emailLink.spec.ts: should error when trying to link an email already used in another "

@@ -254,9 +254,15 @@ class Project:
         self.users[user["localId"]] = user
         return user
 
+    def signs_in_by_email(self, user):
+        # A password, or an email link used once, make the address a way in (provider
+        # `password`), as the emulator's account record says.
+        return bool(user.get("email")) and (user.get("password") is not None
+                                             or bool(user.get("emailLinkSignin")))
+
     def provider_ids(self, user):
         ids = [p["providerId"] for p in user["providers"]]
-        if user.get("password") is not None and user.get("email"):
+        if self.signs_in_by_email(user):
             ids.append("password")
         if user.get("phoneNumber"):
             ids.append("phone")
@@ -264,7 +270,7 @@ class Project:
 
     def provider_user_info(self, user):
         infos = [dict(p) for p in user["providers"]]
-        if user.get("password") is not None and user.get("email"):
+        if self.signs_in_by_email(user):
             infos.append({"providerId": "password", "rawId": user["email"],
                           "federatedId": user["email"], "email": user["email"]})
         if user.get("phoneNumber"):
