@@ -29,7 +29,8 @@ struct PackedKeyTests {
         let state = AbstractState(world)
         if world.machine.emailLinkAddress != nil { linkAddresses += 1 }
         if let seen = byKey[key], seen != state {
-          Issue.record("one key for two states: \(seen.machine.stateName) and \(state.machine.stateName)")
+          Issue.record(
+            "one key for two states: \(seen.machine.stateName) and \(state.machine.stateName)")
           return
         }
         if let seen = byState[state], seen != key {
