@@ -100,36 +100,15 @@ public struct ModelChecker: Sendable {
   /// A checker with these options.
   public init(options: Options = Options()) { self.options = options }
 
-  /// What expanding one state found, in flat arrays (a few allocations per state, none per
-  /// move): for each move its successor, the new states with their keys, the moves that broke
-  /// an invariant, and the edges taken.
-  struct Expansion {
-    /// Per move: a known state's number, or `-(k + 1)` for the k-th of `fresh`.
-    var targets: [Int32] = []
-    /// States not in the visited set when the level started (each once per expansion).
-    var fresh: [AbstractState] = []
-    var freshHashes: [UInt64] = []
-    var freshKeys: [[UInt32]] = []
-    /// The move that first reached each fresh state.
-    var freshMoves: [Int32] = []
-    /// The moves that broke an invariant, in order.
-    var broken: [(move: Int32, violations: [Violation])] = []
-    /// The first move of this state that took each edge.
-    var firstMove: [(code: UInt32, choice: Choice)] = []
-    var moves: [Choice] = []
-    var transitions = 0
-    var stats = Stats()
-  }
-
   /// Where the checker's time went (`Options.collectStats`), summed over the threads.
   public struct Stats: Sendable {
     /// Building the moves and applying them (alphabet, reducer, world), invariants excluded.
     public var successorNanos: UInt64 = 0
     /// The invariants on every transition.
     public var invariantNanos: UInt64 = 0
-    /// The canonical form: packed keys, their hashes, and the abstract states of new ones.
+    /// The canonical form: machines' and stores' keys, and the canonical values of new ones.
     public var canonicalNanos: UInt64 = 0
-    /// The visited set: look-ups while expanding, and the merge of each level.
+    /// The visited set: composing each world's successors, look-ups, and the merge of each level.
     public var visitedNanos: UInt64 = 0
     /// The whole run, wall clock.
     public var wallNanos: UInt64 = 0
@@ -141,6 +120,12 @@ public struct ModelChecker: Sendable {
     public var threads = 1
     /// Transitions that lead back to the state they left.
     public var selfLoops = 0
+    /// Distinct canonical machines (a state is a machine with its timers and store).
+    public var machines = 0
+    /// Moves applied to a machine by the reducer (each machine's own moves, once per machine).
+    public var machineMoves = 0
+    /// Moves applied to a whole world (those that depend on its timers or store).
+    public var worldMoves = 0
 
     /// An empty split.
     public init() {}
@@ -150,15 +135,40 @@ public struct ModelChecker: Sendable {
       invariantNanos &+= o.invariantNanos
       canonicalNanos &+= o.canonicalNanos
       visitedNanos &+= o.visitedNanos
+      machineMoves += o.machineMoves
+      worldMoves += o.worldMoves
     }
   }
 
-  /// Collects the edges a move takes and lends the effect buffer (one per thread's expansion).
+  /// What expanding one world state found, in flat arrays: for each transition its successor,
+  /// the new states, the transitions that broke an invariant, the edges its own moves took.
+  struct Expansion {
+    /// Per transition: a known state's number, or `-(k + 1)` for the k-th of `fresh`.
+    var targets: [Int32] = []
+    /// States not in the visited set when the level started (each once per expansion), with
+    /// their machine and store as `FreshParts` numbers them.
+    var fresh: [(machine: Int32, store: Int32, refresh: UInt64, retry: UInt64)] = []
+    /// The move that first reached each fresh state.
+    var freshMoves: [UInt16] = []
+    /// The transitions that broke an invariant: the target's position, the move, and what broke
+    /// (`nil`: the machine's move, whose violations the machine's expansion kept).
+    var broken: [(target: Int32, move: UInt16, violations: [Violation]?)] = []
+    /// The first move of this state that took each edge, among the moves of the whole world.
+    var edges: [(code: UInt32, move: UInt16)] = []
+    var parts = FreshParts()
+    var transitions = 0
+    var stats = Stats()
+  }
+
+  /// Collects the edges a world move takes and lends the effect buffer.
   struct EdgeSink: StepSink {
     var timesInvariants: Bool
     var invariantNanos: UInt64 = 0
     var buffer: [Effect] = []
     var codes: [UInt32] = []
+    /// What a relaunch led to, by what it depends on (the store: what it holds, or the machine
+    /// whose session it holds): the state and the edges taken. Only numbered states are kept.
+    var relaunches: [UInt64: (next: WorldKey, codes: [UInt32])] = [:]
 
     init(timesInvariants: Bool) {
       self.timesInvariants = timesInvariants
@@ -185,66 +195,235 @@ public struct ModelChecker: Sendable {
     }
   }
 
-  /// Explores the space breadth-first, a level at a time; each level's states are expanded on
-  /// every core (`options.threads`), against the states already known, and then merged in a
+  /// Everything the exploration has numbered: machines with their moves, stores, timer
+  /// operations, and world states.
+  struct Tables {
+    /// Canonical machines by their words, and each machine.
+    var machineKeys = StateTable()
+    var machines: [AuthMachine] = []
+    /// Per machine: where its moves start in `moves` (-1: not expanded yet), and how many.
+    var movesStart: [Int32] = []
+    var movesCount: [UInt16] = []
+    var moves: [MachineMove] = []
+    /// The violations of machines' moves, by index into `moves`.
+    var moveViolations: [Int: [Violation]] = [:]
+    /// Stores by their words (after their machine's), and each store's canonical session.
+    var storeKeys = StateTable()
+    var stores: [Session?] = []
+    /// The machines' moves' token renamings (see `MachineMove.names`).
+    var names: [UInt8] = []
+    /// Timer operations by number.
+    var ops: [TimerOps] = [.keep]
+    var opNumbers: [TimerOps: UInt32] = [.keep: 0]
+    /// The visited set.
+    var worlds = WorldTable()
+
+    init() {
+      // The stores every machine can have: not read, its own session, empty.
+      for w in [[UInt32(0)], [1], [2]] {
+        storeKeys.insert(w, hash: StateTable.hash(w))
+        stores.append(nil)
+      }
+    }
+
+    /// The number of a machine new to the tables (or found, when another expansion added it).
+    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: AuthMachine) -> Int32 {
+      if let n = machineKeys.find(words, hash: hash) { return n }
+      machines.append(machine)
+      movesStart.append(-1)
+      movesCount.append(0)
+      return machineKeys.insert(words, hash: hash)
+    }
+
+    /// The number of a store new to the tables (or found).
+    mutating func store(_ words: [UInt32], hash: UInt64, _ session: Session?) -> Int32 {
+      if let n = storeKeys.find(words, hash: hash) { return n }
+      stores.append(session)
+      return storeKeys.insert(words, hash: hash)
+    }
+
+    /// Numbers an expansion's fresh parts, in order; the result maps `-(k + 2)` to a number.
+    mutating func number(_ parts: FreshParts) -> (machines: [Int32], stores: [Int32]) {
+      (
+        parts.machines.indices.map {
+          machine(parts.machineWords[$0], hash: parts.machineHashes[$0], parts.machines[$0])
+        },
+        parts.stores.indices.map {
+          store(parts.storeWords[$0], hash: parts.storeHashes[$0], parts.stores[$0])
+        }
+      )
+    }
+
+    /// The concrete world of a state (time 0, as every abstract state is).
+    func world(_ key: WorldKey, reducer: World.Reducer?) -> World {
+      let machine = machines[Int(key.machine)]
+      var w = World(policy: machine.policy, now: Instant(0), reducer: reducer)
+      w.machine = machine
+      w.timers.tokenRefresh = TimerBits.seconds(key.refresh).map(Instant.init)
+      w.timers.restoreRetry = TimerBits.seconds(key.retry).map(Instant.init)
+      switch key.store {
+      case 0: w.storeKnown = false
+      case 1:
+        w.storeKnown = true
+        w.store = machine.user?.session
+      default:
+        w.storeKnown = true
+        w.store = stores[Int(key.store)]
+      }
+      w.recordsIssued = false
+      w.tracksHistory = false  // An abstract state has no past to check against.
+      w.counter = 1000
+      return w
+    }
+
+    /// The concrete world of a machine alone: no timers, the store not read.
+    func world(machine m: Int, reducer: World.Reducer?) -> World {
+      world(
+        WorldKey(machine: UInt32(m), store: 0, refresh: TimerBits.none, retry: TimerBits.none),
+        reducer: reducer)
+    }
+  }
+
+  /// Explores the space breadth-first, a level at a time. Each level is expanded in two passes,
+  /// each on every core (`options.threads`) against what is already numbered, then merged in a
   /// fixed order, so the result (states, counterexamples, edges) is the same on any number of
-  /// cores.
+  /// cores:
+  ///
+  /// 1. every machine the level meets for the first time: each of its own moves (intents,
+  ///    answers, timers firing, other processes' writes) is applied once, with the invariants,
+  ///    and kept as the machine afterwards, its timer operations and what it does to the store;
+  /// 2. every state of the level: each move of its machine composed with the state's timers and
+  ///    store, and the moves that depend on those (a relaunch, time passing) applied whole.
+  ///
+  /// A state is a machine with timers and a store, and far fewer machines than states exist, so
+  /// the reducer and the invariants run once per machine and move, not once per state and move.
   public func run() -> Result {
     let wallStart = Stopwatch.now()
     var result = Result()
     let interner = Interner()
-    var states: [AbstractState] = []
-    var table = StateTable()
+    var t = Tables()
     var parent: [Int32] = []
-    var via: [Choice] = []
-    // The graph, for liveness: state i's successors are succ[succStart[i]..<succStart[i + 1]].
+    var via: [UInt16] = []
+    // The graph, for liveness: state i's successors are succ[succStart[i]..<succStart[i + 1]]
+    // (self-loops and repeats left out: they change nothing about what can be reached).
     var succ: [Int32] = []
     var succStart: [Int] = [0]
     var violationAt: Set<Int32> = []
     var edgeCodes: Set<UInt32> = []
-    var witnessAt: [UInt32: (state: Int, choice: Choice)] = [:]
+    var witnessAt: [UInt32: (state: Int32, move: UInt16)] = [:]
+    // Edges of machines' answers to a first launch's read, kept for the first state with that
+    // machine whose store is not read yet (only such a state takes them).
+    var loadEdges: [Int: [(code: UInt32, move: Int)]] = [:]
     var stats = Stats()
     stats.threads = max(1, options.threads)
 
-    let root = World(policy: options.policy, reducer: options.reducer)
-    states.append(AbstractState(root))
     do {
+      let root = World(policy: options.policy, reducer: options.reducer)
       var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
-      encoder.encode(root)
-      table.insert(encoder.words, hash: encoder.hash)
+      encoder.machine(root.machine, now: root.now)
+      let m = t.machine(encoder.words, hash: encoder.hash, AbstractState(root).machine)
+      let key = WorldKey(
+        machine: UInt32(m), store: 0, refresh: TimerBits.none, retry: TimerBits.none)
+      t.worlds.insert(key, hash: key.hash)
     }
     parent.append(-1)
-    via.append(.stale)
+    via.append(0)
 
     var levelStart = 0
     var stoppedEarly = false
     var level = 0
-    while levelStart < states.count {
-      let levelEnd = states.count
+    while levelStart < t.worlds.count {
+      let levelEnd = t.worlds.count
       result.maxDepth = level
       if let maxDepth = options.maxDepth, level >= maxDepth {
         stoppedEarly = true
         break
       }
-      // Expand the level in parallel; `table` is only read meanwhile.
       let count = levelEnd - levelStart
-      let threads = max(1, min(options.threads, count / 64 + 1))
+
+      // 1. The machines met for the first time.
+      var newMachines: [Int] = []
+      do {
+        var seen = Set<UInt32>()
+        t.worlds.keys.withUnsafeBufferPointer { keys in
+          for k in levelStart..<levelEnd {
+            let m = keys[k].machine
+            if t.movesStart[Int(m)] < 0, seen.insert(m).inserted { newMachines.append(Int(m)) }
+          }
+        }
+      }
+      var machineExpansions = [MachineExpansion](
+        repeating: MachineExpansion(), count: newMachines.count)
+      do {
+        let frozen = t
+        let list = newMachines
+        let threads = max(1, min(options.threads, list.count / 16 + 1))
+        machineExpansions.withUnsafeMutableBufferPointer { out in
+          let buffer = UnsafeMutableSendable(out)
+          DispatchQueue.concurrentPerform(iterations: threads) { th in
+            var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+            var sink = MachineSink(timesInvariants: options.collectStats)
+            var k = th
+            while k < list.count {
+              buffer.pointer[k] = expandMachine(
+                list[k], tables: frozen, encoder: &encoder, sink: &sink)
+              k += threads
+            }
+          }
+        }
+      }
+      var levelEdges: [Int: [(code: UInt32, move: Int)]] = [:]
+      do {
+        let mergeStart = options.collectStats ? Stopwatch.now() : 0
+        for (k, m) in newMachines.enumerated() {
+          let x = machineExpansions[k]
+          stats.add(x.stats)
+          let (machines, stores) = t.number(x.fresh)
+          func resolve(_ n: Int32, _ fresh: [Int32]) -> Int32 { n < -1 ? fresh[Int(-n - 2)] : n }
+          t.movesStart[m] = Int32(t.moves.count)
+          t.movesCount[m] = UInt16(x.moves.count)
+          for (j, var move) in x.moves.enumerated() {
+            move.target = resolve(move.target, machines)
+            move.store = resolve(move.store, stores)
+            move.fromSame = resolve(move.fromSame, stores)
+            if move.names >= 0 { move.names += Int32(t.names.count) }
+            if let n = t.opNumbers[x.ops[j]] {
+              move.timers = n
+            } else {
+              move.timers = UInt32(t.ops.count)
+              t.opNumbers[x.ops[j]] = move.timers
+              t.ops.append(x.ops[j])
+            }
+            t.moves.append(move)
+          }
+          t.names.append(contentsOf: x.names)
+          for (j, v) in x.violations { t.moveViolations[Int(t.movesStart[m]) + j] = v }
+          let isLoad = { (e: (code: UInt32, move: Int)) in
+            x.moves[e.move].flags & MachineMove.loadAnswer != 0
+          }
+          levelEdges[m] = x.edges.filter { !isLoad($0) }
+          let load = x.edges.filter(isLoad)
+          if !load.isEmpty { loadEdges[m] = load }
+        }
+        if options.collectStats { stats.visitedNanos &+= Stopwatch.now() &- mergeStart }
+      }
+      machineExpansions = []
+
+      // 2. The level's states.
       var expansions = [Expansion](repeating: Expansion(), count: count)
       do {
-        // Copies that the threads read; they end before the merge writes, so nothing is copied.
-        let known = table
-        let frozenStates = states
+        let frozen = t
         let start = levelStart
+        let threads = max(1, min(options.threads, count / 64 + 1))
         expansions.withUnsafeMutableBufferPointer { out in
           let buffer = UnsafeMutableSendable(out)
-          DispatchQueue.concurrentPerform(iterations: threads) { t in
+          DispatchQueue.concurrentPerform(iterations: threads) { th in
             var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
             var sink = EdgeSink(timesInvariants: options.collectStats)
-            var k = t
+            var k = th
             while k < count {
-              buffer.pointer[k] = expand(
-                frozenStates[start + k], number: Int32(start + k), known: known,
-                encoder: &encoder, sink: &sink)
+              buffer.pointer[k] = expandWorld(
+                start + k, tables: frozen, encoder: &encoder, sink: &sink)
               k += threads
             }
           }
@@ -254,70 +433,101 @@ public struct ModelChecker: Sendable {
       let mergeStart = options.collectStats ? Stopwatch.now() : 0
       for k in 0..<count {
         let i = levelStart + k
+        let key = t.worlds.keys[i]
         let e = expansions[k]
         stats.add(e.stats)
         result.transitions += e.transitions
-        for (code, choice) in e.firstMove {
+        func witness(_ code: UInt32, _ move: UInt16) {
           edgeCodes.insert(code)
-          if witnessAt[code] == nil { witnessAt[code] = (i, choice) }  // Breadth-first: shortest.
+          // Breadth-first: the first is the shortest.
+          if witnessAt[code] == nil { witnessAt[code] = (Int32(i), move) }
+        }
+        // The first state with a machine takes its machine's edges.
+        if let edges = levelEdges.removeValue(forKey: Int(key.machine)) {
+          for (code, move) in edges { witness(code, UInt16(move)) }
+        }
+        if key.store == 0, let edges = loadEdges.removeValue(forKey: Int(key.machine)) {
+          for (code, move) in edges { witness(code, UInt16(move)) }
+        }
+        for (code, move) in e.edges { witness(code, move) }
+        let (machines, stores) = t.number(e.parts)
+        func resolve(_ n: Int32, _ fresh: [Int32]) -> UInt32 {
+          UInt32(n < -1 ? fresh[Int(-n - 2)] : n)
         }
         // The fresh states' numbers, found or given now, in the order of their first move.
         var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
         var brokenAt = 0
         var allSelf = true
+        var anyTarget = false
         let before = succ.count
-        for (m, t) in e.targets.enumerated() {
-          var target = t
-          if t < 0 {
-            let f = Int(-t - 1)
+        for (p, target0) in e.targets.enumerated() {
+          var target = target0
+          if target0 < 0 {
+            let f = Int(-target0 - 1)
             if freshIndex[f] < 0 {
-              if let j = table.find(e.freshKeys[f], hash: e.freshHashes[f]) {
+              let fr = e.fresh[f]
+              let fk = WorldKey(
+                machine: resolve(fr.machine, machines), store: resolve(fr.store, stores),
+                refresh: fr.refresh, retry: fr.retry)
+              let h = fk.hash
+              if let j = t.worlds.find(fk, hash: h) {
                 freshIndex[f] = j
-              } else if let maxStates = options.maxStates, states.count >= maxStates {
+              } else if let maxStates = options.maxStates, t.worlds.count >= maxStates {
                 stoppedEarly = true
               } else {
-                freshIndex[f] = table.insert(e.freshKeys[f], hash: e.freshHashes[f])
-                states.append(e.fresh[f])
+                freshIndex[f] = t.worlds.insert(fk, hash: h)
                 parent.append(Int32(i))
-                via.append(e.moves[Int(e.freshMoves[f])])
+                via.append(e.freshMoves[f])
               }
             }
             target = freshIndex[f]
           }
-          let broken: [Violation]? =
-            brokenAt < e.broken.count && e.broken[brokenAt].move == Int32(m)
-            ? e.broken[brokenAt].violations : nil
-          if broken != nil { brokenAt += 1 }
+          var broken: (move: UInt16, violations: [Violation]?)?
+          if brokenAt < e.broken.count, e.broken[brokenAt].target == Int32(p) {
+            broken = (e.broken[brokenAt].move, e.broken[brokenAt].violations)
+            brokenAt += 1
+          }
           guard target >= 0 else { continue }
-          succ.append(target)
-          if target != Int32(i) { allSelf = false } else { stats.selfLoops += 1 }
+          anyTarget = true
+          if target != Int32(i) {
+            allSelf = false
+            if succ.count == before || succ[succ.count - 1] != target { succ.append(target) }
+          } else {
+            stats.selfLoops += 1
+          }
           if let broken {
             result.violationCount += 1
             if result.violations.count < options.keepViolations, !violationAt.contains(target) {
               violationAt.insert(target)
-              let path = Self.path(to: i, parent: parent, via: via) + [e.moves[m]]
+              let start = Int(t.movesStart[Int(key.machine)])
+              let violations =
+                broken.violations ?? t.moveViolations[start + Int(broken.move)] ?? []
+              let path =
+                self.path(to: i, parent: parent, via: via, tables: t)
+                + [choice(key, move: Int(broken.move), tables: t)]
               result.violations.append(
                 Counterexample(
-                  violations: broken, events: concrete(path), policy: policy(of: path)))
+                  violations: violations, events: concrete(path), policy: policy(of: path)))
             }
           }
         }
-        if succ.count > before, allSelf { result.deadEnds += 1 }
+        if anyTarget, allSelf { result.deadEnds += 1 }
         succStart.append(succ.count)
       }
       if options.collectStats { stats.visitedNanos &+= Stopwatch.now() &- mergeStart }
-      options.progress?(states.count, result.transitions, level)
-      // The level's states are expanded: free what only their expansion needed.
+      options.progress?(t.worlds.count, result.transitions, level)
       levelStart = levelEnd
       level += 1
     }
     // States never expanded (a limit was hit) have no successors.
-    while succStart.count <= states.count { succStart.append(succ.count) }
-    result.states = states.count
+    while succStart.count <= t.worlds.count { succStart.append(succ.count) }
+    result.states = t.worlds.count
     result.edges = Set(edgeCodes.map(Self.edge))
     if options.keepWitnesses {
       for (code, w) in witnessAt {
-        let path = Self.path(to: w.state, parent: parent, via: via) + [w.choice]
+        let path =
+          self.path(to: Int(w.state), parent: parent, via: via, tables: t)
+          + [choice(t.worlds.keys[Int(w.state)], move: Int(w.move), tables: t)]
         result.witnesses[Self.edge(code)] = concrete(path)
         result.witnessPolicies[Self.edge(code)] = policy(of: path)
       }
@@ -325,21 +535,24 @@ public struct ModelChecker: Sendable {
     result.complete = !stoppedEarly
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
-      var reverseStart = [Int](repeating: 0, count: states.count + 1)
+      let states = t.worlds.count
+      var reverseStart = [Int](repeating: 0, count: states + 1)
       for to in succ { reverseStart[Int(to) + 1] += 1 }
-      for k in 0..<states.count { reverseStart[k + 1] += reverseStart[k] }
+      for k in 0..<states { reverseStart[k + 1] += reverseStart[k] }
       var fill = reverseStart
       var reverse = [Int32](repeating: 0, count: succ.count)
-      for from in 0..<states.count {
+      for from in 0..<states {
         for s in succStart[from]..<succStart[from + 1] {
           let to = Int(succ[s])
           reverse[fill[to]] = Int32(from)
           fill[to] += 1
         }
       }
-      var canReach = [Bool](repeating: false, count: states.count)
+      succ = []
+      var canReach = [Bool](repeating: false, count: states)
       var queue: [Int32] = []
-      for (k, s) in states.enumerated() where s.machine.stateName == .signedOut {
+      for k in 0..<states
+      where t.machines[Int(t.worlds.keys[k].machine)].stateName == .signedOut {
         canReach[k] = true
         queue.append(Int32(k))
       }
@@ -355,38 +568,39 @@ public struct ModelChecker: Sendable {
       let stuck = canReach.indices.filter { !canReach[$0] }
       result.cannotSignOut = stuck.count
       if let first = stuck.first {
-        result.cannotSignOutExample = concrete(Self.path(to: first, parent: parent, via: via))
+        result.cannotSignOutExample = concrete(
+          self.path(to: first, parent: parent, via: via, tables: t))
       }
     }
     stats.wallNanos = Stopwatch.now() &- wallStart
-    stats.visitedBytes = table.bytes
+    stats.visitedBytes = t.worlds.bytes
+    stats.machines = t.machines.count
     stats.peakResidentBytes = Self.peakResidentBytes()
     result.stats = stats
     return result
   }
 
-  /// Every move from one state: resolved, applied with the invariants checked, and keyed.
-  func expand(
-    _ state: AbstractState, number: Int32, known: StateTable, encoder: inout PackedEncoder,
-    sink: inout EdgeSink
-  ) -> Expansion {
-    var e = Expansion()
+  /// Every move of one machine's own, applied once with the invariants checked: the machine
+  /// afterwards, its timer operations, and what it does to the store.
+  func expandMachine(
+    _ m: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout MachineSink
+  ) -> MachineExpansion {
+    var x = MachineExpansion()
     let timing = options.collectStats
     var clock = timing ? Stopwatch.now() : 0
-    let world = state.world(reducer: options.reducer)
-    // Each family's answers are built once per state (the world after building them is the
-    // same whichever answer is then taken).
+    let world = t.world(machine: m, reducer: options.reducer)
+    let machine = world.machine
+    let restoring: Bool
+    if case .restoring = machine.phase { restoring = true } else { restoring = false }
+    // Each family's answers are built once (the world after building them is the same whichever
+    // answer is then taken).
     var answerCache: [(family: RequestFamily, world: World, answers: Alphabet.Answers)] = []
-    var moves = Alphabet.choices(world)
-    if options.everyMigrationPolicy {
-      for i in Alphabet.conflictAnswers(world) {
-        for p in MigrationPolicy.allCases where p != options.policy.migration {
-          moves.append(.underMigrationPolicy(p, .answer(.flow, i)))
-        }
-      }
-    }
-    e.targets.reserveCapacity(moves.count)
-    for (m, move) in moves.enumerated() {
+    encoder.machine(machine, now: world.now)
+    let ownTokens = encoder.tokens
+    let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
+    x.moves.reserveCapacity(choices.count)
+    x.ops.reserveCapacity(choices.count)
+    for (j, move) in choices.enumerated() {
       var w = world
       let event: WorldEvent
       var choice = move
@@ -395,84 +609,316 @@ public struct ModelChecker: Sendable {
         migration = p
         choice = inner
       }
+      var entry = MachineMove()
       if case .answer(let family, let k) = choice {
+        if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
         if let cached = answerCache.first(where: { $0.family == family }) {
           w = cached.world
           event = cached.answers.event(k)
         } else {
           var base = world
-          guard let answers = Alphabet.answers(for: family, in: &base) else { continue }
+          guard let answers = Alphabet.answers(for: family, in: &base) else {
+            x.moves.append(entry)
+            x.ops.append(.keep)
+            continue
+          }
           answerCache.append((family, base, answers))
           w = base
           event = answers.event(k)
         }
-      } else {
-        guard let resolved = Alphabet.resolve(choice, in: &w) else { continue }
+      } else if let resolved = Alphabet.resolve(choice, in: &w) {
         event = resolved
-      }
-      sink.codes.removeAll(keepingCapacity: true)
-      sink.invariantNanos = 0
-      let violations =
-        migration.map { w.apply(event, migration: $0, into: &sink) }
-        ?? w.apply(event, into: &sink)
-      for code in sink.codes where !e.firstMove.contains(where: { $0.code == code }) {
-        e.firstMove.append((code, move))
-      }
-      e.transitions += 1
-      if timing {
-        let t = Stopwatch.now()
-        e.stats.successorNanos &+= t &- clock &- sink.invariantNanos
-        e.stats.invariantNanos &+= sink.invariantNanos
-        clock = t
-      }
-      if !violations.isEmpty { e.broken.append((Int32(m), violations)) }
-      // Nothing moved (no step changed the machine or emitted, the clock, timers and store are
-      // as they were): the move leads back here, with no key to build.
-      if sink.codes.isEmpty, w.now == world.now, w.timers == world.timers,
-        w.storeKnown == world.storeKnown, w.store == world.store, w.machine == world.machine
-      {
-        e.targets.append(number)
-        continue
-      }
-      encoder.encode(w)
-      let hash = encoder.hash
-      if timing {
-        let t = Stopwatch.now()
-        e.stats.canonicalNanos &+= t &- clock
-        clock = t
-      }
-      if let j = known.find(encoder.words, hash: hash) {
-        e.targets.append(j)
-      } else if let f = e.freshHashes.indices.first(where: {
-        e.freshHashes[$0] == hash && e.freshKeys[$0] == encoder.words
-      }) {
-        e.targets.append(-Int32(f) - 1)
       } else {
-        e.targets.append(-Int32(e.fresh.count) - 1)
-        e.freshHashes.append(hash)
-        e.freshKeys.append(encoder.words)
-        e.freshMoves.append(Int32(m))
-        if timing {
-          let t = Stopwatch.now()
-          e.stats.visitedNanos &+= t &- clock
-          clock = t
-        }
-        e.fresh.append(AbstractState(w))
-        if timing {
-          let t = Stopwatch.now()
-          e.stats.canonicalNanos &+= t &- clock
-          clock = t
-        }
+        x.moves.append(entry)  // Does not apply to this machine.
+        x.ops.append(.keep)
         continue
       }
+      if case .fire(let timer) = choice {
+        sink.reset(firing: timer)
+      } else {
+        sink.reset(firing: nil)
+      }
+      let violations =
+        migration.map { w.apply(event, migration: $0, into: &sink) } ?? w.apply(event, into: &sink)
+      x.evaluated += 1
       if timing {
-        let t = Stopwatch.now()
-        e.stats.visitedNanos &+= t &- clock
-        clock = t
+        let now = Stopwatch.now()
+        x.stats.successorNanos &+= now &- clock &- sink.invariantNanos
+        x.stats.invariantNanos &+= sink.invariantNanos
+        clock = now
+      }
+      if !violations.isEmpty {
+        entry.flags |= MachineMove.broken
+        x.violations.append((j, violations))
+      }
+      if let code = sink.code, !x.edges.contains(where: { $0.code == code }) {
+        x.edges.append((code, j))
+      }
+      if w.machine.user != nil { entry.flags |= MachineMove.userAfter }
+      x.ops.append(sink.ops)
+      if sink.code == nil, !w.storeKnown {
+        // The machine as it was, nothing emitted: the store relates to it as before.
+        entry.flags |= MachineMove.unchanged
+        entry.target = Int32(m)
+        x.moves.append(entry)
+        continue
+      }
+      encoder.machine(w.machine, now: w.now)
+      var canonical: AbstractState?
+      func abstract() -> AbstractState {
+        if let canonical { return canonical }
+        let a = AbstractState(w)
+        canonical = a
+        return a
+      }
+      entry.target = x.fresh.machine(encoder.words, hash: encoder.hash, known: t.machineKeys) {
+        abstract().machine
+      }
+      if !w.storeKnown, encoder.tokens.count < 255 {
+        entry.names = Int32(x.names.count)
+        x.names.append(UInt8(encoder.tokens.count))
+        for token in encoder.tokens {
+          x.names.append(ownTokens.firstIndex(of: token).map { UInt8($0 + 1) } ?? 0)
+        }
+      }
+      if w.storeKnown {
+        // The move decided the store: a write, another process's write, or the first read.
+        let view = AbstractState.storeView(w)
+        entry.store = x.fresh.store(encoder.storeWords(view), known: t.storeKeys) {
+          if case .holds(let s) = abstract().store { return s }
+          return nil
+        }
+      } else if w.machine.user?.session != machine.user?.session {
+        // The store held the session the machine had, and the machine moved on without it.
+        var held = w
+        held.storeKnown = true
+        held.store = machine.user?.session
+        let view = AbstractState.storeView(held)
+        entry.fromSame = x.fresh.store(encoder.storeWords(view), known: t.storeKeys) {
+          if case .holds(let s) = AbstractState(held).store { return s }
+          return nil
+        }
+      }
+      x.moves.append(entry)
+      if timing {
+        let now = Stopwatch.now()
+        x.stats.canonicalNanos &+= now &- clock
+        clock = now
       }
     }
-    e.moves = moves
+    x.stats.machineMoves = x.evaluated
+    return x
+  }
+
+  /// Every move from one world state: its machine's moves composed with its timers and store,
+  /// then the moves of its own (applied whole), each keyed.
+  func expandWorld(
+    _ i: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout EdgeSink
+  ) -> Expansion {
+    var e = Expansion()
+    let timing = options.collectStats
+    var clock = timing ? Stopwatch.now() : 0
+    let key = t.worlds.keys[i]
+    let m = Int(key.machine)
+    let start = Int(t.movesStart[m])
+    let count = Int(t.movesCount[m])
+    var world: World?
+    var machineChoices: [Choice]?
+    var ownTokens: [String]?
+    e.targets.reserveCapacity(count + 3)
+
+    /// A successor: this state, a known one, or a fresh one.
+    func reach(_ next: WorldKey, machine: Int32, store: Int32, move: Int) {
+      if next == key {
+        e.targets.append(Int32(i))
+        return
+      }
+      if machine >= 0, store >= 0, let j = t.worlds.find(next, hash: next.hash) {
+        e.targets.append(j)
+        return
+      }
+      for f in e.fresh.indices
+      where e.fresh[f].machine == machine && e.fresh[f].store == store
+        && e.fresh[f].refresh == next.refresh && e.fresh[f].retry == next.retry
+      {
+        e.targets.append(-Int32(f) - 1)
+        return
+      }
+      e.targets.append(-Int32(e.fresh.count) - 1)
+      e.fresh.append((machine, store, next.refresh, next.retry))
+      e.freshMoves.append(UInt16(move))
+    }
+
+    /// Applies a move to the whole world and keys what comes of it; returns the state it led
+    /// to when that is numbered and no invariant broke.
+    @discardableResult
+    func whole(_ choice: Choice, move: Int) -> WorldKey? {
+      if world == nil { world = t.world(key, reducer: options.reducer) }
+      var w = world!
+      guard let event = Alphabet.resolve(choice, in: &w) else { return nil }
+      sink.codes.removeAll(keepingCapacity: true)
+      sink.invariantNanos = 0
+      let violations: [Violation]
+      if case .underMigrationPolicy(let p, _) = choice {
+        violations = w.apply(event, migration: p, into: &sink)
+      } else {
+        violations = w.apply(event, into: &sink)
+      }
+      e.transitions += 1
+      e.stats.worldMoves += 1
+      for code in sink.codes where !e.edges.contains(where: { $0.code == code }) {
+        e.edges.append((code, UInt16(move)))
+      }
+      if timing {
+        let now = Stopwatch.now()
+        e.stats.successorNanos &+= now &- clock &- sink.invariantNanos
+        e.stats.invariantNanos &+= sink.invariantNanos
+        clock = now
+      }
+      if !violations.isEmpty {
+        e.broken.append((Int32(e.targets.count), UInt16(move), violations))
+      }
+      encoder.machine(w.machine, now: w.now)
+      var canonical: AbstractState?
+      func abstract() -> AbstractState {
+        if let canonical { return canonical }
+        let a = AbstractState(w)
+        canonical = a
+        return a
+      }
+      let machine = e.parts.machine(encoder.words, hash: encoder.hash, known: t.machineKeys) {
+        abstract().machine
+      }
+      let store = e.parts.store(
+        encoder.storeWords(AbstractState.storeView(w)), known: t.storeKeys
+      ) {
+        if case .holds(let s) = abstract().store { return s }
+        return nil
+      }
+      let next = WorldKey(
+        machine: UInt32(bitPattern: machine), store: UInt32(bitPattern: store),
+        refresh: TimerBits.of(w.timers.tokenRefresh.map { $0 - w.now }),
+        retry: TimerBits.of(w.timers.restoreRetry.map { $0 - w.now }))
+      if timing {
+        let now = Stopwatch.now()
+        e.stats.canonicalNanos &+= now &- clock
+        clock = now
+      }
+      reach(next, machine: machine, store: store, move: move)
+      return violations.isEmpty && machine >= 0 && store >= 0 ? next : nil
+    }
+
+    t.moves.withUnsafeBufferPointer { moves in
+      for j in 0..<count {
+        let move = moves[start + j]
+        if move.target < 0 { continue }
+        if move.flags & MachineMove.loadAnswer != 0, key.store != 0 { continue }
+        // The store afterwards, where the machine's move says it without the whole world.
+        var store: Int32
+        if move.store >= 0 {
+          store = move.store
+        } else if move.flags & MachineMove.unchanged != 0 {
+          store = Int32(key.store)
+        } else {
+          switch key.store {
+          case 0: store = 0
+          case 1: store = move.fromSame
+          case 2: store = move.flags & MachineMove.userAfter != 0 ? 2 : 1
+          default:
+            // A session the machine does not have, named after the machine's tokens: the
+            // machine changed, so the store is keyed again after the new machine's tokens (or,
+            // where that gives a store not numbered yet, from the whole world).
+            if move.names >= 0 {
+              if ownTokens == nil {
+                encoder.machine(t.machines[m], now: Instant(0))
+                ownTokens = encoder.tokens
+              }
+              let at = Int(move.names)
+              var renamed: [String] = []
+              for k in 0..<Int(t.names[at]) {
+                let n = Int(t.names[at + 1 + k])
+                renamed.append(n > 0 ? ownTokens![n - 1] : "\u{1}new\(k)")
+              }
+              let words = encoder.storeWords(
+                holding: t.stores[Int(key.store)], tokens: renamed)
+              if let n = t.storeKeys.find(words, hash: StateTable.hash(words)) {
+                store = n
+                break
+              }
+            }
+            if machineChoices == nil {
+              machineChoices = Alphabet.machineChoices(
+                t.world(machine: m, reducer: options.reducer),
+                everyMigrationPolicy: options.everyMigrationPolicy)
+            }
+            whole(machineChoices![j], move: j)
+            continue
+          }
+        }
+        e.transitions += 1
+        if move.flags & MachineMove.broken != 0 {
+          e.broken.append((Int32(e.targets.count), UInt16(j), nil))
+        }
+        let ops = t.ops[Int(move.timers)]
+        let next = WorldKey(
+          machine: UInt32(move.target), store: UInt32(store),
+          refresh: TimerBits.apply(ops.refresh, to: key.refresh),
+          retry: TimerBits.apply(ops.retry, to: key.retry))
+        reach(next, machine: move.target, store: store, move: j)
+      }
+    }
+    if timing {
+      let now = Stopwatch.now()
+      e.stats.visitedNanos &+= now &- clock
+      clock = now
+    }
+    let extra = Alphabet.worldChoices(world ?? t.world(key, reducer: options.reducer))
+    for (x, choice) in extra.enumerated() {
+      if case .relaunch(lostLastWrite: false) = choice {
+        // A new process: what it comes to depends on the store alone.
+        let cacheKey: UInt64 =
+          switch key.store {
+          case 0, 2: UInt64(key.store)
+          case 1: 1 << 40 | UInt64(key.machine)
+          default: 2 << 40 | UInt64(key.store)
+          }
+        if let (next, codes) = sink.relaunches[cacheKey] {
+          e.transitions += 1
+          for code in codes where !e.edges.contains(where: { $0.code == code }) {
+            e.edges.append((code, UInt16(count + x)))
+          }
+          reach(next, machine: Int32(next.machine), store: Int32(next.store), move: count + x)
+        } else if let next = whole(choice, move: count + x) {
+          sink.relaunches[cacheKey] = (next, sink.codes)
+        }
+        continue
+      }
+      whole(choice, move: count + x)
+    }
     return e
+  }
+
+  /// The move numbered `move` from a state: its machine's, or one of its own after those.
+  func choice(_ key: WorldKey, move: Int, tables t: Tables) -> Choice {
+    let count = Int(t.movesCount[Int(key.machine)])
+    if move < count {
+      return Alphabet.machineChoices(
+        t.world(machine: Int(key.machine), reducer: options.reducer),
+        everyMigrationPolicy: options.everyMigrationPolicy)[move]
+    }
+    return Alphabet.worldChoices(t.world(key, reducer: options.reducer))[move - count]
+  }
+
+  /// The choices from the root to state `i`.
+  func path(to i: Int, parent: [Int32], via: [UInt16], tables t: Tables) -> [Choice] {
+    var out: [Choice] = []
+    var k = i
+    while parent[k] >= 0 {
+      let p = Int(parent[k])
+      out.append(choice(t.worlds.keys[p], move: Int(via[k]), tables: t))
+      k = p
+    }
+    return out.reversed()
   }
 
   /// The process's largest resident size so far, in bytes (0 where it cannot be read).
@@ -529,17 +975,6 @@ public struct ModelChecker: Sendable {
     return Edge(
       from: names[Int(code >> 24)].rawValue, event: eventKinds[Int(code & 0xFFFF)],
       to: names[Int((code >> 16) & 0xFF)].rawValue)
-  }
-
-  /// The choices from the root to state `i`.
-  static func path(to i: Int, parent: [Int32], via: [Choice]) -> [Choice] {
-    var out: [Choice] = []
-    var k = i
-    while parent[k] >= 0 {
-      out.append(via[k])
-      k = Int(parent[k])
-    }
-    return out.reversed()
   }
 
   /// Replays choices on a concrete world from the start, giving the events a scenario can hold.

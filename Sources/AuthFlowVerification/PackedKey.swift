@@ -31,21 +31,33 @@ public struct PackedKey: Hashable, Sendable {
 }
 
 extension PackedEncoder {
-  /// Writes the canonical form of `world` into `words` (emptied first).
+  /// Writes the canonical form of `world` into `words` (emptied first): the machine's part, the
+  /// timers, then the store's part.
   mutating func encode(_ world: World) {
-    reset(now: world.now)
-    phase(world.machine.phase)
-    if let u = world.machine.user {
+    machine(world.machine, now: world.now)
+    time(world.timers.tokenRefresh.map { $0 - world.now })
+    time(world.timers.restoreRetry.map { $0 - world.now })
+    store(AbstractState.storeView(world))
+  }
+
+  /// Writes the canonical form of a machine alone into `words` (emptied first): what the model
+  /// checker numbers machines by. Its tokens and ids are numbered first, so a store encoded
+  /// after it (`storeWords`) names the tokens it shares with the machine as the machine does.
+  mutating func machine(_ machine: AuthMachine, now: Instant) {
+    reset(now: now)
+    phase(machine.phase)
+    if let u = machine.user {
       put(1)
       user(u)
     } else {
       put(0)
     }
-    string(world.machine.emailLinkAddress)
-    time(world.timers.tokenRefresh.map { $0 - world.now })
-    time(world.timers.restoreRetry.map { $0 - world.now })
-    // The store, only where it can differ from the machine's session (see `AbstractState`).
-    switch AbstractState.storeView(world) {
+    string(machine.emailLinkAddress)
+  }
+
+  /// The store, only where it can differ from the machine's session (see `AbstractState`).
+  mutating func store(_ view: AbstractState.StoreView) {
+    switch view {
     case .unknown: put(0)
     case .sameAsMachine: put(1)
     case .holds(nil): put(2)
@@ -53,6 +65,28 @@ extension PackedEncoder {
       put(3)
       session(s)
     }
+  }
+
+  /// The words `store(view)` would append after the machine's part, leaving the encoder as it
+  /// was (the machine's words and names stay, for the next store).
+  mutating func storeWords(_ view: AbstractState.StoreView) -> [UInt32] {
+    let marks = (words.count, tokens.count, ids.count, apps.count)
+    store(view)
+    let out = Array(words[marks.0...])
+    words.removeSubrange(marks.0...)
+    tokens.removeSubrange(marks.1...)
+    ids.removeSubrange(marks.2...)
+    apps.removeSubrange(marks.3...)
+    return out
+  }
+
+  /// The words `storeWords(.holds(session))` gives after a machine whose tokens, in its order,
+  /// are `tokens` (no other of the machine's names appear in a session).
+  mutating func storeWords(holding session: Session?, tokens machineTokens: [String]) -> [UInt32] {
+    reset(now: now)
+    tokens.append(contentsOf: machineTokens)
+    store(.holds(session))
+    return words
   }
 
   /// A 64-bit hash of `words` (what the visited set probes with).
