@@ -122,6 +122,8 @@ public struct ModelChecker: Sendable {
     public var selfLoops = 0
     /// Distinct canonical machines (a state is a machine with its timers and store).
     public var machines = 0
+    /// Distinct stores (as keyed after their machine's tokens), the three shared ones included.
+    public var stores = 0
     /// Moves applied to a machine by the reducer (each machine's own moves, once per machine).
     public var machineMoves = 0
     /// Moves applied to a whole world (those that depend on its timers or store).
@@ -575,6 +577,7 @@ public struct ModelChecker: Sendable {
     stats.wallNanos = Stopwatch.now() &- wallStart
     stats.visitedBytes = t.worlds.bytes
     stats.machines = t.machines.count
+    stats.stores = t.stores.count
     stats.peakResidentBytes = Self.peakResidentBytes()
     result.stats = stats
     return result

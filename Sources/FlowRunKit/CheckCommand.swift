@@ -139,7 +139,8 @@ extension FlowRun {
     out += s.threads == 1 ? "thread" : "threads"
     out += " (\(String(format: "%.2f", wall)) s)\n"
     out += "  transitions back to their own state: \(s.selfLoops)\n"
-    out += "  work: \(s.machines) distinct machines, \(s.machineMoves) machine moves applied, "
+    out += "  work: \(s.machines) distinct machines, \(s.stores) stores, "
+    out += "\(s.machineMoves) machine moves applied, "
     out += "\(s.worldMoves) moves applied to a whole state\n"
     out +=
       "  memory: visited set \(mb(s.visitedBytes)) MB, peak resident \(mb(s.peakResidentBytes)) MB\n"
@@ -163,6 +164,7 @@ extension FlowRun {
       ("visitedSetSeconds", .number(Double(s.visitedNanos) / 1e9)),
       ("visitedSetBytes", .number(Double(s.visitedBytes))),
       ("machines", .number(Double(s.machines))),
+      ("stores", .number(Double(s.stores))),
       ("machineMoves", .number(Double(s.machineMoves))),
       ("wholeStateMoves", .number(Double(s.worldMoves))),
       ("peakResidentBytes", .number(Double(s.peakResidentBytes))),

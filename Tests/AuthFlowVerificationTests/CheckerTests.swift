@@ -72,6 +72,57 @@ struct CheckerTests {
     #expect(ratio >= 0.9, "missed: \(missed.map { "\($0.state) + \($0.event)" })")
   }
 
+  @Test("composed per machine, the checker's moves agree with every move applied to whole states")
+  func composedMovesAgreeWithWholeMoves() {
+    // A reference exploration with nothing of the checker's own: abstract states in a set, every
+    // move of the alphabet applied to the whole world (machine, timers, store) with the
+    // invariants. Deep enough for another process's write followed by the machine's own moves,
+    // which is where the checker keys a store again without applying the move to it.
+    let depth = 7
+    var seen: Set<AbstractState> = []
+    var frontier = [AbstractState(World())]
+    seen.insert(frontier[0])
+    var transitions = 0
+    var violations = 0
+    var storesHeldApart = 0
+    for _ in 0..<depth {
+      var next: [AbstractState] = []
+      for state in frontier {
+        let start = state.world()
+        var choices = Alphabet.choices(start)
+        for i in Alphabet.conflictAnswers(start) {
+          for p in MigrationPolicy.allCases where p != start.machine.policy.migration {
+            choices.append(.underMigrationPolicy(p, .answer(.flow, i)))
+          }
+        }
+        for choice in choices {
+          var w = start
+          guard let event = Alphabet.resolve(choice, in: &w) else { continue }
+          transitions += 1
+          if case .underMigrationPolicy(let p, _) = choice {
+            violations += w.apply(event, migration: p).count
+          } else {
+            violations += w.apply(event).count
+          }
+          let after = AbstractState(w)
+          if seen.insert(after).inserted {
+            next.append(after)
+            if case .holds(.some) = after.store, after.machine.user != nil { storesHeldApart += 1 }
+          }
+        }
+      }
+      frontier = next
+    }
+    var options = ModelChecker.Options()
+    options.maxDepth = depth
+    let checked = ModelChecker(options: options).run()
+    #expect(storesHeldApart > 0)
+    #expect(violations == 0)
+    #expect(checked.violationCount == 0)
+    #expect(checked.states == seen.count)
+    #expect(checked.transitions == transitions)
+  }
+
   @Test("canonical states ignore token names and absolute time")
   func canonical() {
     func story(_ prefix: String, at start: Double) -> World {
