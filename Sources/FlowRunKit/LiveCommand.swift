@@ -62,7 +62,8 @@ extension FlowRun {
       throw UsageError(message: "--browser must be print, open or follow, not '\(browserMode)'")
     }
     // Google, then every provider the configuration lists: each a loopback consent against its
-    // issuer's discovered endpoints.
+    // issuer's endpoints, discovered when a scenario first asks that provider (a scenario of
+    // email, password or guests alone needs no issuer).
     let settings =
       [
         ProviderSettings(
@@ -70,22 +71,12 @@ extension FlowRun {
           clientSecret: config.clientSecret)
       ] + config.providers
     let hint = a.options["--login-hint"]
+    let discoveryFailures = DiscoveryFailures()
     var consents: [ProviderID: any ProviderConsent] = [:]
     for s in settings where s.usesOpenIDConsent || s.id == .google {
-      let endpoints: OIDCProvider
-      switch await OIDCProvider.discover(issuer: s.issuer) {
-      case .success(let p): endpoints = p
-      case .failure(let e):
-        return CommandOutput(
-          code: ExitCode.failure,
-          stderr: "Error: cannot read the OpenID configuration of \(s.issuer) (\(s.id)): \(e)\n")
-      }
-      let client = OIDCClient(
-        clientID: s.clientID, clientSecret: s.clientSecret, provider: endpoints, providerID: s.id,
-        traits: s.traits)
-      consents[s.id] = LoopbackConsent(
-        client: client, timeout: 300, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
-        openBrowser: browser(browserMode))
+      consents[s.id] = DiscoveringConsent(
+        settings: s, extraParameters: hint.map { [("login_hint", $0)] } ?? [],
+        openBrowser: browser(browserMode), failures: discoveryFailures)
     }
     let firebase = FirebaseAPI(
       apiKey: config.apiKey, endpoints: .fromEnvironment(environment))
@@ -137,6 +128,7 @@ extension FlowRun {
         }
       }
     }
+    for failure in await discoveryFailures.messages { notes += "Error: \(failure)\n" }
     if report {
       var out = try writeReport(
         pages, entries: entries, a, redactor: redactor, subtitle: "run live")
@@ -189,6 +181,61 @@ extension FlowRun {
         FileHandle.standardError.write(
           Data("Open this page to sign in with Google:\n  \(url)\n".utf8))
       }
+    }
+  }
+}
+
+/// The OpenID configurations that could not be read during a live run, named once at its end.
+actor DiscoveryFailures {
+  private(set) var messages: [String] = []
+  func add(_ message: String) { if !messages.contains(message) { messages.append(message) } }
+}
+
+/// A loopback consent whose issuer's endpoints are discovered at the first authorization and
+/// kept for the run. A configuration that cannot be read answers that authorization
+/// `providerFailed` (the scenario says what it expected) and is named at the end of the run.
+struct DiscoveringConsent: ProviderConsent {
+  let settings: ProviderSettings
+  let extraParameters: [(String, String)]
+  let openBrowser: @Sendable (URL) async -> Void
+  let failures: DiscoveryFailures
+  private let cache = Cache()
+
+  init(
+    settings: ProviderSettings, extraParameters: [(String, String)],
+    openBrowser: @escaping @Sendable (URL) async -> Void, failures: DiscoveryFailures
+  ) {
+    self.settings = settings
+    self.extraParameters = extraParameters
+    self.openBrowser = openBrowser
+    self.failures = failures
+  }
+
+  actor Cache {
+    var endpoints: Result<OIDCProvider, AuthError>?
+    func get(_ issuer: String) async -> Result<OIDCProvider, AuthError> {
+      if let endpoints { return endpoints }
+      let found = await OIDCProvider.discover(issuer: issuer)
+      endpoints = found
+      return found
+    }
+  }
+
+  func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
+    -> AuthorizeAnswer
+  {
+    switch await cache.get(settings.issuer) {
+    case .failure(let e):
+      await failures.add(
+        "cannot read the OpenID configuration of \(settings.issuer) (\(settings.id)): \(e)")
+      return .providerFailed(error: e)
+    case .success(let endpoints):
+      let client = OIDCClient(
+        clientID: settings.clientID, clientSecret: settings.clientSecret, provider: endpoints,
+        providerID: settings.id, traits: settings.traits)
+      let consent = LoopbackConsent(
+        client: client, timeout: 300, extraParameters: extraParameters, openBrowser: openBrowser)
+      return await consent.authorize(provider: provider, intent: intent, loginHint: loginHint)
     }
   }
 }
