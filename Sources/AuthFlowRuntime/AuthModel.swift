@@ -21,16 +21,36 @@ public final class AuthModel {
   public private(set) var needsEmailForLink = false
   /// The runtime underneath.
   @ObservationIgnored public let runtime: AuthRuntime
+  /// Where `emailLinkAddress` outlives the process (`nil`: it does not).
+  @ObservationIgnored public let emailLinkAddresses: (any EmailLinkAddressStore)?
   @ObservationIgnored private var tasks: [Task<Void, Never>] = []
+  /// The last write to `emailLinkAddresses`: writes run one after another, in order.
+  @ObservationIgnored private var lastAddressWrite: Task<Void, Never>?
 
-  /// A model that follows `runtime`; call `start()` once.
-  public init(runtime: AuthRuntime) {
+  /// A model that follows `runtime`; call `start()` once. With `emailLinkAddresses`, the address
+  /// of the last sign-in link is kept across launches, and `signIn(emailLink:)` uses it when the
+  /// machine has none (the app was relaunched between sending the link and opening it).
+  public init(runtime: AuthRuntime, emailLinkAddresses: (any EmailLinkAddressStore)? = nil) {
     self.runtime = runtime
+    self.emailLinkAddresses = emailLinkAddresses
   }
 
   /// Subscribes to the runtime and reads the stored session.
   public func start() {
     let runtime = self.runtime
+    if let store = emailLinkAddresses {
+      tasks.append(
+        Task { [weak self] in
+          let kept = await store.load()
+          guard let self, let kept, self.emailLinkAddress == nil else { return }
+          // Not once a permanent account is signed in: the machine forgets it then too.
+          if self.session?.anonymous == false {
+            self.keepEmailLinkAddress(nil)
+          } else {
+            self.emailLinkAddress = kept
+          }
+        })
+    }
     tasks.append(
       Task { [weak self] in
         for await state in await runtime.states() { self?.follow(state) }
@@ -75,8 +95,8 @@ public final class AuthModel {
   public var claims: [String: ClaimValue] { session?.claims?.custom ?? [:] }
 
   private func follow(_ next: AuthState) {
-    if next.session?.anonymous == false {
-      emailLinkAddress = nil  // As the machine: a permanent account needs no link's address.
+    if next.session?.anonymous == false, emailLinkAddress != nil {
+      keepEmailLinkAddress(nil)  // As the machine: a permanent account needs no link's address.
     }
     state = next
   }
@@ -90,8 +110,19 @@ public final class AuthModel {
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
       .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged:
       break  // The state shows it (or the app's own notification handler).
-    case .signInLinkSent(let email): emailLinkAddress = email
+    case .signInLinkSent(let email): keepEmailLinkAddress(email)
     case .emailNeededForLink: needsEmailForLink = true
+    }
+  }
+
+  /// Sets `emailLinkAddress` and writes it to `emailLinkAddresses`, after the writes before.
+  private func keepEmailLinkAddress(_ address: String?) {
+    emailLinkAddress = address
+    guard let store = emailLinkAddresses else { return }
+    let previous = lastAddressWrite
+    lastAddressWrite = Task {
+      await previous?.value
+      await store.save(address)
     }
   }
 
@@ -175,10 +206,10 @@ public final class AuthModel {
   public func sendSignInLink(to email: String) { send(.sendSignInLink(email: email)) }
   /// Sign in with the `oobCode` of the sign-in link the app was opened with; `email` is needed
   /// only when `needsEmailForLink` says so (the link was sent from another device, or before a
-  /// relaunch).
+  /// relaunch without `emailLinkAddresses`). Without `email`, the address kept is sent.
   public func signIn(emailLink code: String, email: String? = nil) {
     needsEmailForLink = false
-    send(.signInWithEmailLink(code: code, email: email))
+    send(.signInWithEmailLink(code: code, email: email ?? emailLinkAddress))
   }
   public func cancel() { send(.cancelTapped) }
 

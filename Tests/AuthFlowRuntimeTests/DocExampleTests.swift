@@ -34,6 +34,12 @@ struct DocExampleTests {
     #expect(try Self.block("runtime-test-example", in: "Docs/Embedding.md") == file)
   }
 
+  @Test("Docs/EmailAndAccount.md shows the compiled email-link example exactly")
+  func emailLinkRelaunch() throws {
+    let file = try Self.source("EmailLinkRelaunchExample.swift")
+    #expect(try Self.block("email-link-relaunch", in: "Docs/EmailAndAccount.md") == file)
+  }
+
   @Test("Docs/Embedding.md shows the compiled command-line and server examples exactly")
   func examples() throws {
     func example(_ path: String) throws -> String {
