@@ -369,11 +369,22 @@ enum Behaviour {
       // action code or a custom token carries no session token and may be another account's:
       // its failure is no verdict on this session.
       if family == .flow, case .migrating = before.phase { return }
+      var noVerdict = false
       if family == .flow, case .accountFlow(let f) = before.phase, !f.kind.sendsSessionToken {
-        return
+        noVerdict = true
       }
       // Nor does a sign-in link's mail: it goes to an address, with no token of anyone's.
       if family == .flow, case .emailFlow(let e) = before.phase, e.kind == .sendSignInLink {
+        noVerdict = true
+      }
+      if noVerdict {
+        if after.user?.session.uid != session.uid {
+          out.append(
+            Violation(
+              .sessionDeadEnds,
+              "\(error.code) answered a request that carries no token of \(session.uid)'s, "
+                + "and \(session.uid) was signed out"))
+        }
         return
       }
       if after.user != nil {
