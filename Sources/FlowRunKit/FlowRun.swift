@@ -124,7 +124,8 @@ public enum FlowRun {
       --show-secrets          Print tokens and passwords instead of fingerprints.
       --live                  Send the intents to the providers and Firebase over HTTP (the
                               script is ignored; needs --config; see 'flowrun help record' for
-                              the --config, --browser and --login-hint options).
+                              the --config, --browser and --login-hint options). A provider's
+                              OpenID configuration is read when a scenario first asks it.
       -h, --help              Show help information.
 
     SUBCOMMANDS:
