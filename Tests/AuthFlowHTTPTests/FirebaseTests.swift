@@ -414,6 +414,85 @@ struct FirebaseTests {
   }
 
   @Test(
+    "a password changed on another device ends this device's session in both processes sharing its store"
+  )
+  func passwordChangedElsewhere() async throws {
+    let email = "two-devices@example.com"
+    let (otherDevice, _) = await runtimeWithAccount(email, password: "secret-pw-1")
+    // This device: an app and its widget, two runtimes on one session file.
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("revoked-\(UUID())")
+      .path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    func runtime() -> AuthRuntime {
+      AuthRuntime(
+        interpreter: HTTPInterpreter(
+          firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled }),
+        store: FileSessionStore(path: dir + "/session.json"))
+    }
+    let app = runtime()
+    let appNotes = await app.notifications()
+    await app.start()
+    await app.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await app.settled()
+    let uid = try #require(await app.state.session?.uid)
+    let widget = runtime()
+    let widgetNotes = await widget.notifications()
+    await widget.start()
+    #expect(await widget.state.session?.uid == uid, "the widget reads the app's session")
+
+    // The other device changes the password: Firebase ends every other session of the account.
+    try await Task.sleep(for: .milliseconds(1100))  // Production's validSince is whole seconds.
+    await otherDevice.send(.changePassword(newPassword: "secret-pw-2"))
+    await otherDevice.settled()
+    #expect(await otherDevice.state.session?.uid == uid, "the changing device keeps its session")
+
+    // The app's next refresh is refused for good: signed out with the reason, store cleared.
+    do {
+      _ = try await app.idToken(forceRefresh: true)
+      Issue.record("a revoked session handed out a token")
+    } catch let e as TokenUnavailable {
+      #expect(e.error.code == "TOKEN_EXPIRED")
+    }
+    await app.settled()  // The waiter is answered before the store is cleared.
+    #expect(await app.state == .signedOut)
+    #expect(try await FileSessionStore(path: dir + "/session.json").load() == nil)
+    // The widget made no request: it follows the cleared store.
+    let deadline = Date().addingTimeInterval(5)
+    while await widget.state != .signedOut, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(await widget.state == .signedOut)
+    await #expect(throws: TokenUnavailable.self) { try await widget.idToken() }
+    /// Whether `wanted` comes within `seconds`.
+    func comes(
+      _ wanted: AuthNotification, in notes: AsyncStream<AuthNotification>, seconds: Double = 5
+    ) async -> Bool {
+      await withTaskGroup(of: Bool.self) { group in
+        group.addTask {
+          for await note in notes where note == wanted { return true }
+          return false
+        }
+        group.addTask {
+          try? await Task.sleep(for: .seconds(seconds))
+          return false
+        }
+        let answer = await group.next() ?? false
+        group.cancelAll()
+        return answer
+      }
+    }
+    #expect(await comes(.sessionExpired, in: appNotes))
+    #expect(await comes(.signedOutElsewhere, in: widgetNotes))
+    #expect(
+      !(await comes(.sessionExpired, in: widgetNotes, seconds: 0.5)), "the widget sent no refresh")
+    // The new password signs this device in again.
+    await app.send(.signInWithEmail(email: email, password: "secret-pw-2"))
+    await app.settled()
+    #expect(await app.state.session?.uid == uid)
+  }
+
+  @Test(
     "a password change stores the new tokens and ends the old ones; an old login waits for a reauthentication with the password, then the change resumes"
   )
   func passwordChange() async throws {
