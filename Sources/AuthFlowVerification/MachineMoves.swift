@@ -52,25 +52,22 @@ struct WorldKey: Hashable {
 /// The visited set over world keys: every key once in one flat array (in state order), found
 /// through an open-addressing table of state numbers. Exact: a look-up compares the whole key.
 struct WorldTable {
-  private var slots: [Int32]
+  /// The index of state numbers.
+  private var slots: Slots
   /// Every state's key, by number.
   private(set) var keys: [WorldKey] = []
 
-  init(capacity: Int = 1 << 16) {
-    var n = 16
-    while n < capacity * 2 { n <<= 1 }
-    slots = [Int32](repeating: -1, count: n)
-  }
+  init(capacity: Int = 1 << 16) { slots = Slots(capacity: capacity) }
 
   /// How many states it holds.
   var count: Int { keys.count }
 
   /// The bytes its arrays take.
-  var bytes: Int { slots.capacity * 4 + keys.capacity * MemoryLayout<WorldKey>.stride }
+  var bytes: Int { slots.bytes + keys.capacity * MemoryLayout<WorldKey>.stride }
 
   /// The number of the state with this key, if it is here.
   func find(_ key: WorldKey, hash: UInt64) -> Int32? {
-    slots.withUnsafeBufferPointer { slots in
+    slots.table.withUnsafeBufferPointer { slots in
       keys.withUnsafeBufferPointer { keys in
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash) & mask
@@ -87,23 +84,14 @@ struct WorldTable {
   /// Adds a key known not to be here; returns its number (states are numbered in order).
   @discardableResult
   mutating func insert(_ key: WorldKey, hash: UInt64) -> Int32 {
-    if (keys.count + 1) * 2 > slots.count { grow() }
+    if slots.isFull(adding: keys.count) {
+      let keys = self.keys
+      slots.grow(count: keys.count) { keys[$0].hash }
+    }
     let n = Int32(keys.count)
     keys.append(key)
-    place(n, hash)
+    slots.place(n, hash)
     return n
-  }
-
-  private mutating func place(_ n: Int32, _ hash: UInt64) {
-    let mask = slots.count - 1
-    var i = Int(truncatingIfNeeded: hash) & mask
-    while slots[i] >= 0 { i = (i + 1) & mask }
-    slots[i] = n
-  }
-
-  private mutating func grow() {
-    slots = [Int32](repeating: -1, count: slots.count * 2)
-    for n in keys.indices { place(Int32(n), keys[n].hash) }
   }
 }
 

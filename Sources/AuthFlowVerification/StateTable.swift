@@ -5,8 +5,8 @@
 /// keys are equal: the set is exact (a hash collision costs one more probe, never a lost state).
 /// Adding a state allocates nothing but the arrays' occasional growth.
 struct StateTable {
-  /// For each slot, a state number, or -1.
-  private var slots: [Int32]
+  /// The index of state numbers.
+  private var slots: Slots
   /// For each state, its hash.
   private var hashes: [UInt64] = []
   /// For each state, where its key starts in `words`; one more entry at the end.
@@ -14,19 +14,13 @@ struct StateTable {
   /// Every state's key, one after the other.
   private var words: [UInt32] = []
 
-  init(capacity: Int = 1 << 16) {
-    var n = 16
-    while n < capacity * 2 { n <<= 1 }
-    slots = [Int32](repeating: -1, count: n)
-  }
+  init(capacity: Int = 1 << 16) { slots = Slots(capacity: capacity) }
 
   /// How many states it holds.
   var count: Int { hashes.count }
 
   /// The bytes its arrays take.
-  var bytes: Int {
-    slots.capacity * 4 + hashes.capacity * 8 + starts.capacity * 8 + words.capacity * 4
-  }
+  var bytes: Int { slots.bytes + hashes.capacity * 8 + starts.capacity * 8 + words.capacity * 4 }
 
   /// A 64-bit hash of a key (a multiply-xorshift mix of each word, then of the length).
   static func hash(_ key: [UInt32]) -> UInt64 {
@@ -41,6 +35,7 @@ struct StateTable {
 
   /// The number of the state with this key, if it is here.
   func find(_ key: [UInt32], hash: UInt64) -> Int32? {
+    let slots = self.slots.table
     let mask = slots.count - 1
     var i = Int(truncatingIfNeeded: hash) & mask
     while true {
@@ -61,24 +56,50 @@ struct StateTable {
   /// Adds a key known not to be here; returns its number (states are numbered in order).
   @discardableResult
   mutating func insert(_ key: [UInt32], hash: UInt64) -> Int32 {
-    if (hashes.count + 1) * 2 > slots.count { grow() }
+    if slots.isFull(adding: hashes.count) {
+      let hashes = self.hashes
+      slots.grow(count: hashes.count) { hashes[$0] }
+    }
     let n = Int32(hashes.count)
     hashes.append(hash)
     words.append(contentsOf: key)
     starts.append(words.count)
-    place(n, hash)
+    slots.place(n, hash)
     return n
   }
+}
 
-  private mutating func place(_ n: Int32, _ hash: UInt64) {
-    let mask = slots.count - 1
-    var i = Int(truncatingIfNeeded: hash) & mask
-    while slots[i] >= 0 { i = (i + 1) & mask }
-    slots[i] = n
+/// The open-addressing index of both visited sets (`StateTable`, `WorldTable`): a power-of-two
+/// array of entry numbers (-1 for an empty slot), probed linearly from the entry's hash and never
+/// more than half full. The sets compare their own keys; this only finds the slots.
+struct Slots {
+  /// For each slot, an entry number, or -1.
+  private(set) var table: [Int32]
+
+  /// Room for `capacity` entries before the first growth.
+  init(capacity: Int) {
+    var n = 16
+    while n < capacity * 2 { n <<= 1 }
+    table = [Int32](repeating: -1, count: n)
   }
 
-  private mutating func grow() {
-    slots = [Int32](repeating: -1, count: slots.count * 2)
-    for (n, h) in hashes.enumerated() { place(Int32(n), h) }
+  /// The bytes the table takes.
+  var bytes: Int { table.capacity * 4 }
+
+  /// Whether adding one more entry to `count` would make the table more than half full.
+  func isFull(adding count: Int) -> Bool { (count + 1) * 2 > table.count }
+
+  /// Puts entry `n` in the first empty slot from its hash.
+  mutating func place(_ n: Int32, _ hash: UInt64) {
+    let mask = table.count - 1
+    var i = Int(truncatingIfNeeded: hash) & mask
+    while table[i] >= 0 { i = (i + 1) & mask }
+    table[i] = n
+  }
+
+  /// Doubles the table and places the `count` entries again, each by `hash(n)`.
+  mutating func grow(count: Int, hash: (Int) -> UInt64) {
+    table = [Int32](repeating: -1, count: table.count * 2)
+    for n in 0..<count { place(Int32(n), hash(n)) }
   }
 }
