@@ -413,6 +413,78 @@ struct FirebaseTests {
     #expect(error.code == "INVALID_CUSTOM_TOKEN")
   }
 
+  /// A raw Identity Toolkit call to the stand-in (for the second-factor endpoints, which have no
+  /// client yet): the HTTP status and the JSON body.
+  func identityToolkit(_ version: String, _ op: String, _ body: [String: Any]) async throws
+    -> (Int, [String: Any])
+  {
+    let sep = version == "v2" && op.hasPrefix("mfa") ? "/" : ":"
+    let url = URL(
+      string: "http://\(standIn.hostPort)/identitytoolkit.googleapis.com/\(version)/accounts"
+        + "\(sep)\(op)?key=test-key")!
+    let data = try JSONSerialization.data(withJSONObject: body)
+    let response = await URLSessionTransport().send(
+      HTTPRequest(
+        method: "POST", url: url, headers: ["Content-Type": "application/json"], body: data))
+    guard case .success(let r) = response,
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
+    else { throw AuthError(code: "TEST", message: op) }
+    return (r.status, json)
+  }
+
+  @Test(
+    "TOTP live: the test's own RFC 6238 code enrols a factor and answers the challenge at sign-in")
+  func totpLive() async throws {
+    let email = "totp@example.com"
+    let (runtime, _) = await runtimeWithAccount(email, password: "secret-pw-1")
+    let session = try #require(await runtime.state.session)
+    try await standIn.admin("admin", ["localId": session.uid, "emailVerified": true])
+    let (status, start) = try await identityToolkit(
+      "v2", "mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
+    #expect(status == 200, "\(start)")
+    let info = try #require(start["totpSessionInfo"] as? [String: Any])
+    let secret = try #require(info["sharedSecretKey"] as? String)
+    let sessionInfo = try #require(info["sessionInfo"] as? String)
+    #expect(info["hashingAlgorithm"] as? String == "SHA1")
+    let now = Date().timeIntervalSince1970
+    let code = try #require(TOTP.code(base32Secret: secret, at: now))
+    let wrong = String(format: "%06d", (Int(code)! + 500_000) % 1_000_000)
+    func finalize(_ code: String) async throws -> (Int, [String: Any]) {
+      try await identityToolkit(
+        "v2", "mfaEnrollment:finalize",
+        [
+          "idToken": session.idToken, "displayName": "Authenticator",
+          "totpVerificationInfo": ["sessionInfo": sessionInfo, "verificationCode": code],
+        ])
+    }
+    let (refusedStatus, refused) = try await finalize(wrong)
+    #expect(refusedStatus == 400)
+    #expect((refused["error"] as? [String: Any])?["message"] as? String == "INVALID_CODE")
+    let (enrolledStatus, enrolled) = try await finalize(code)
+    #expect(enrolledStatus == 200, "\(enrolled)")
+    #expect(enrolled["idToken"] is String)
+
+    // The password alone now gets a challenge; the next code finishes the sign-in.
+    let (_, first) = try await identityToolkit(
+      "v1", "signInWithPassword",
+      ["email": email, "password": "secret-pw-1", "returnSecureToken": true])
+    #expect(first["idToken"] == nil, "no session before the second factor")
+    let pendingCredential = try #require(first["mfaPendingCredential"] as? String)
+    let factors = try #require(first["mfaInfo"] as? [[String: Any]])
+    let enrollmentId = try #require(factors.first?["mfaEnrollmentId"] as? String)
+    let (signedStatus, signed) = try await identityToolkit(
+      "v2", "mfaSignIn:finalize",
+      [
+        "mfaPendingCredential": pendingCredential, "mfaEnrollmentId": enrollmentId,
+        "totpVerificationInfo": [
+          "verificationCode": try #require(
+            TOTP.code(base32Secret: secret, at: Date().timeIntervalSince1970))
+        ],
+      ])
+    #expect(signedStatus == 200, "\(signed)")
+    #expect(signed["idToken"] is String)
+  }
+
   @Test(
     "a password changed on another device ends this device's session in both processes sharing its store"
   )
