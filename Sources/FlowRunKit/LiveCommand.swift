@@ -199,7 +199,7 @@ struct DiscoveringConsent: ProviderConsent {
   let extraParameters: [(String, String)]
   let openBrowser: @Sendable (URL) async -> Void
   let failures: DiscoveryFailures
-  private let cache = Cache()
+  private let consent = Once()
 
   init(
     settings: ProviderSettings, extraParameters: [(String, String)],
@@ -211,30 +211,40 @@ struct DiscoveringConsent: ProviderConsent {
     self.failures = failures
   }
 
-  actor Cache {
-    var endpoints: Result<OIDCProvider, AuthError>?
-    func get(_ issuer: String) async -> Result<OIDCProvider, AuthError> {
-      if let endpoints { return endpoints }
-      let found = await OIDCProvider.discover(issuer: issuer)
-      endpoints = found
-      return found
+  /// The consent built from the first discovery (or its failure), kept for the run.
+  actor Once {
+    private var built: Result<LoopbackConsent, AuthError>?
+    func get(_ build: @Sendable () async -> Result<LoopbackConsent, AuthError>) async
+      -> Result<LoopbackConsent, AuthError>
+    {
+      if let built { return built }
+      let result = await build()
+      built = result
+      return result
     }
   }
 
   func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
     -> AuthorizeAnswer
   {
-    switch await cache.get(settings.issuer) {
+    let (settings, extraParameters, openBrowser) = (
+      self.settings, self.extraParameters, self.openBrowser
+    )
+    let built = await consent.get {
+      await OIDCProvider.discover(issuer: settings.issuer).map { endpoints in
+        LoopbackConsent(
+          client: OIDCClient(
+            clientID: settings.clientID, clientSecret: settings.clientSecret,
+            provider: endpoints, providerID: settings.id, traits: settings.traits),
+          timeout: 300, extraParameters: extraParameters, openBrowser: openBrowser)
+      }
+    }
+    switch built {
     case .failure(let e):
       await failures.add(
         "cannot read the OpenID configuration of \(settings.issuer) (\(settings.id)): \(e)")
       return .providerFailed(error: e)
-    case .success(let endpoints):
-      let client = OIDCClient(
-        clientID: settings.clientID, clientSecret: settings.clientSecret, provider: endpoints,
-        providerID: settings.id, traits: settings.traits)
-      let consent = LoopbackConsent(
-        client: client, timeout: 300, extraParameters: extraParameters, openBrowser: openBrowser)
+    case .success(let consent):
       return await consent.authorize(provider: provider, intent: intent, loginHint: loginHint)
     }
   }

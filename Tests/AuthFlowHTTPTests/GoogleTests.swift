@@ -265,9 +265,7 @@ struct EndToEndTests {
 
 @Suite("flowrun --live and record", .enabled(if: Live.oidcEnabled, Live.skipReason), .serialized)
 struct LiveCommandTests {
-  static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
-    .path
+  static let scenarios = Live.scenarios
 
   func environment(_ standIn: StandIn) throws -> [String: String] {
     [
@@ -277,18 +275,11 @@ struct LiveCommandTests {
     ]
   }
 
-  func config() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).json")
-      .path
-    try #"{"API_KEY": "from-file"}"#.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test("the anonymous-upgrade, migration and reload scenarios pass live")
   func live() async throws {
     let standIn = try StandIn()
     let env = try environment(standIn)
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     for (file, user) in [
       ("anonymous-upgrade.json", "alice"), ("migration-returning-user.json", "bob"),
@@ -314,7 +305,7 @@ struct LiveCommandTests {
       env["AUTHFLOW_\(prefix)_CLIENT_ID"] = Live.clientID
       env["AUTHFLOW_\(prefix)_ISSUER"] = issuer
     }
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     let out = await FlowRun.execute(
       [
@@ -339,7 +330,7 @@ struct LiveCommandTests {
     let standIn = try StandIn()
     let target = FileManager.default.temporaryDirectory.appendingPathComponent("rec-\(UUID()).json")
       .path
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer {
       try? FileManager.default.removeItem(atPath: target)
       try? FileManager.default.removeItem(atPath: cfg)
@@ -362,7 +353,7 @@ struct LiveCommandTests {
 
   @Test("a missing key in the configuration is named; a missing --config is bad usage")
   func configErrors() async throws {
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     let out = await FlowRun.execute(
       ["--live", "--config", cfg, Self.scenarios + "/anonymous-upgrade.json"],

@@ -10,6 +10,19 @@ import Testing
 /// The servers the HTTP tests talk to, all on loopback.
 enum Live {
   static let env = ProcessInfo.processInfo.environment
+  /// The repository's `Scenarios/` folder.
+  static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
+    .path
+
+  /// A configuration file for `flowrun --live` with a key the environment's overrides replace
+  /// (so a test also checks that `AUTHFLOW_*` wins over the file); the caller removes it.
+  static func configFile() throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).json")
+      .path
+    try #"{"API_KEY": "from-file"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
   /// True in CI, where the live tests are mandatory.
   static let isCI = env["CI"] == "true"
   /// nanoidp's issuer, set by `.ci/run` (e.g. http://127.0.0.1:9412).

@@ -7,9 +7,7 @@ import Testing
 /// configuration is read only when a scenario first asks that provider.
 @Suite("flowrun --live: email scenarios against the stand-in, no identity provider", .serialized)
 struct LiveEmailScenarioTests {
-  static let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenarios")
-    .path
+  static let scenarios = Live.scenarios
 
   /// An issuer nobody answers at (the discard port on loopback): reading it fails at once.
   func environment(_ standIn: StandIn) -> [String: String] {
@@ -20,17 +18,10 @@ struct LiveEmailScenarioTests {
     ]
   }
 
-  func config() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("live-\(UUID()).json")
-      .path
-    try #"{"API_KEY": "from-file"}"#.write(toFile: path, atomically: true, encoding: .utf8)
-    return path
-  }
-
   @Test("the email and password scenarios pass live; the stand-in holds the accounts they made")
   func emailScenariosLive() async throws {
     let standIn = try StandIn()
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     let files = ["email-password-live", "password-change-live", "email-guest-upgrade-live"]
     let out = await FlowRun.execute(
@@ -47,7 +38,7 @@ struct LiveEmailScenarioTests {
   @Test("a scenario that asks a provider whose configuration cannot be read fails, and says why")
   func unreadableIssuer() async throws {
     let standIn = try StandIn()
-    let cfg = try config()
+    let cfg = try Live.configFile()
     defer { try? FileManager.default.removeItem(atPath: cfg) }
     let out = await FlowRun.execute(
       ["--live", "--config", cfg, Self.scenarios + "/anonymous-upgrade.json"],
