@@ -71,6 +71,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .changeEmail: .changingEmail
       case .updateProfile: .updatingProfile
       }
+    case .secondFactor: .secondFactorRequired
     }
   }
 

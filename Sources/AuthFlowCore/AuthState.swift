@@ -68,6 +68,10 @@ public enum AuthState: Hashable, Codable, Sendable {
   case sendingSignInLink(request: RequestID, email: String, user: SignedInUser?)
   /// `signInWithEmailLink` in flight with `email`; with `user`, it upgrades the anonymous user.
   case signingInWithEmailLink(request: RequestID, email: String, user: SignedInUser?)
+  /// A first factor passed and Firebase asks for a second: `step` holds the challenge (its
+  /// factors), the flow it interrupts, the request in flight (if any) and a texted code's
+  /// `sessionInfo`; `user` is the user a reauthentication proves again (nobody for a sign-in).
+  case secondFactorRequired(step: SecondFactorStep, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -79,7 +83,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithEmail, creatingAccount, sendingPasswordReset, reloadingAccount
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
-  case updatingProfile, sendingSignInLink, signingInWithEmailLink
+  case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
 }
 
 extension AuthState {
@@ -145,6 +149,7 @@ extension AuthState {
           request: f.request, newEmail: f.operation?.newEmail ?? "", user: user ?? .missing)
       case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
       }
+    case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
     }
   }
 
@@ -207,6 +212,7 @@ extension AuthState {
         .accountFlow(
           AccountFlow(kind: .changeEmail, request: r, operation: .changeEmail(newEmail: e))), u
       )
+    case .secondFactorRequired(let step, let u): (.secondFactor(step), u)
     }
   }
 
@@ -242,6 +248,7 @@ extension AuthState {
     case .updatingProfile: .updatingProfile
     case .sendingSignInLink: .sendingSignInLink
     case .signingInWithEmailLink: .signingInWithEmailLink
+    case .secondFactorRequired: .secondFactorRequired
     }
   }
 

@@ -78,8 +78,8 @@ extension Effect {
     case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
-    case sendSignInLink, signInWithEmailLink, signOutProvider
-    case scheduleTimer, cancelTimer, deliverIDToken, notify
+    case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
+    case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
     public var isConsent: Bool { self == .authorizeWithGoogle || self == .authorize }
@@ -92,7 +92,7 @@ extension Effect {
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
         .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
-        .signInWithEmailLink:
+        .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -172,6 +172,8 @@ extension Request {
     case .updateProfile: .updateProfile
     case .sendSignInLink: .sendSignInLink
     case .signInWithEmailLink: .signInWithEmailLink
+    case .startSecondFactorSignIn: .startSecondFactorSignIn
+    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     }
   }
 
@@ -243,6 +245,11 @@ extension Effect: Codable {
       requestId: RequestID, idToken: String, displayName: String?, photoURL: String?)
     case sendSignInLink(requestId: RequestID, email: String)
     case signInWithEmailLink(requestId: RequestID, email: String, code: String, linkTo: String?)
+    case startSecondFactorSignIn(
+      requestId: RequestID, pendingCredential: String, factor: String, appVerification: String?)
+    case finalizeSecondFactorSignIn(
+      requestId: RequestID, pendingCredential: String, factor: String, sessionInfo: String?,
+      verificationCode: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -292,6 +299,14 @@ extension Effect: Codable {
     case .sendSignInLink(let id, let e): self = .request(id, .sendSignInLink(email: e))
     case .signInWithEmailLink(let id, let e, let c, let l):
       self = .request(id, .signInWithEmailLink(email: e, code: c, linkTo: l))
+    case .startSecondFactorSignIn(let id, let p, let f, let v):
+      self = .request(
+        id, .startSecondFactorSignIn(pendingCredential: p, factor: f, appVerification: v))
+    case .finalizeSecondFactorSignIn(let id, let p, let f, let i, let c):
+      self = .request(
+        id,
+        .finalizeSecondFactorSignIn(
+          pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -342,6 +357,12 @@ extension Effect: Codable {
       case .sendSignInLink(let e): wire = .sendSignInLink(requestId: id, email: e)
       case .signInWithEmailLink(let e, let c, let l):
         wire = .signInWithEmailLink(requestId: id, email: e, code: c, linkTo: l)
+      case .startSecondFactorSignIn(let p, let f, let v):
+        wire = .startSecondFactorSignIn(
+          requestId: id, pendingCredential: p, factor: f, appVerification: v)
+      case .finalizeSecondFactorSignIn(let p, let f, let i, let c):
+        wire = .finalizeSecondFactorSignIn(
+          requestId: id, pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

@@ -87,6 +87,13 @@ public enum Intent: Hashable, Sendable {
   /// was opened on another device, or after a relaunch) nothing is sent and the app is asked
   /// for the address (`emailNeededForLink`). An anonymous user's account is upgraded in place.
   case signInWithEmailLink(code: String, email: String?)
+  /// Text a code to the phone factor `factor` of the second-factor challenge in progress
+  /// (`mfaSignIn:start`); `appVerification` is the app's proof that it is the app (a reCAPTCHA
+  /// token), passed through. Sent again, it texts a new code.
+  case sendSecondFactorCode(factor: String, appVerification: String?)
+  /// Finish the sign-in waiting for a second factor with `factor`'s code: an authenticator app's
+  /// for a TOTP factor, the texted one for a phone factor (after `sendSecondFactorCode`).
+  case submitSecondFactorCode(factor: String, verificationCode: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -124,7 +131,8 @@ extension Intent {
     case signOutTapped, deleteAccountTapped, cancelTapped, idTokenRequested, reloadRequested
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
-    case updateProfile, sendSignInLink, signInWithEmailLink
+    case updateProfile, sendSignInLink, signInWithEmailLink, sendSecondFactorCode
+    case submitSecondFactorCode
   }
 
   /// The intent's name, as scenario files spell it.
@@ -158,6 +166,8 @@ extension Intent {
     case .updateProfile: .updateProfile
     case .sendSignInLink: .sendSignInLink
     case .signInWithEmailLink: .signInWithEmailLink
+    case .sendSecondFactorCode: .sendSecondFactorCode
+    case .submitSecondFactorCode: .submitSecondFactorCode
     }
   }
 
@@ -194,6 +204,8 @@ extension Intent: Codable {
     case updateProfile(displayName: String?, photoURL: String?)
     case sendSignInLink(email: String)
     case signInWithEmailLink(code: String, email: String?)
+    case sendSecondFactorCode(factor: String, appVerification: String?)
+    case submitSecondFactorCode(factor: String, verificationCode: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -228,6 +240,10 @@ extension Intent: Codable {
       self = .updateProfile(change: ProfileChange(displayName: n, photoURL: u))
     case .sendSignInLink(let e): self = .sendSignInLink(email: e)
     case .signInWithEmailLink(let c, let e): self = .signInWithEmailLink(code: c, email: e)
+    case .sendSecondFactorCode(let f, let v):
+      self = .sendSecondFactorCode(factor: f, appVerification: v)
+    case .submitSecondFactorCode(let f, let c):
+      self = .submitSecondFactorCode(factor: f, verificationCode: c)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -264,6 +280,10 @@ extension Intent: Codable {
       wire = .updateProfile(displayName: c.displayName, photoURL: c.photoURL)
     case .sendSignInLink(let e): wire = .sendSignInLink(email: e)
     case .signInWithEmailLink(let c, let e): wire = .signInWithEmailLink(code: c, email: e)
+    case .sendSecondFactorCode(let f, let v):
+      wire = .sendSecondFactorCode(factor: f, appVerification: v)
+    case .submitSecondFactorCode(let f, let c):
+      wire = .submitSecondFactorCode(factor: f, verificationCode: c)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -14,7 +14,7 @@ public protocol AuthInterpreter: Sendable {
   /// `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
   func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer
   /// `accounts:signInWithPassword`.
-  func signInWithPassword(email: String, password: String) async -> SignInAnswer
+  func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer
   /// `accounts:signUp` with email and password; `linkTo` links the anonymous user.
   func signUpWithPassword(email: String, password: String, linkTo: String?) async
     -> SessionAnswer
@@ -55,6 +55,15 @@ public protocol AuthInterpreter: Sendable {
   /// `accounts:signInWithEmailLink` with the link's code; `linkTo` (an anonymous user's ID
   /// token) upgrades that account.
   func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer
+  /// `mfaSignIn:start` (v2): text a code to the phone factor `factor` of the challenge whose
+  /// pending credential this is, with the app's proof (`appVerification`) passed through.
+  func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+    async -> SecondFactorCodeAnswer
+  /// `mfaSignIn:finalize` (v2): finish the sign-in with `factor`'s code (a TOTP factor's, or
+  /// the one texted for `sessionInfo`).
+  func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+  ) async -> SessionAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -113,6 +122,16 @@ extension AuthInterpreter {
       .sendSignInLink(id, await sendSignInLink(email: email))
     case .signInWithEmailLink(let email, let code, let linkTo):
       .signInWithEmailLink(id, await signInWithEmailLink(email: email, code: code, linkTo: linkTo))
+    case .startSecondFactorSignIn(let pending, let factor, let proof):
+      .startSecondFactorSignIn(
+        id,
+        await startSecondFactorSignIn(
+          pendingCredential: pending, factor: factor, appVerification: proof))
+    case .finalizeSecondFactorSignIn(let pending, let factor, let info, let code):
+      .finalizeSecondFactorSignIn(
+        id,
+        await finalizeSecondFactorSignIn(
+          pendingCredential: pending, factor: factor, sessionInfo: info, verificationCode: code))
     }
   }
 }

@@ -212,6 +212,7 @@ extension Phase {
     case .migrating(let m): m.request
     case .emailFlow(let e): e.request
     case .accountFlow(let f): f.request
+    case .secondFactor(let step): step.request
     }
   }
 
@@ -230,6 +231,13 @@ extension Phase {
       }
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
+    case .secondFactor(let step):
+      // No session while a sign-in waits for its second factor; a reauthentication proves a
+      // permanent account again.
+      switch step.resume {
+      case .signIn: return user == nil
+      case .reauthenticate: return user?.session.anonymous == false
+      }
     case .unlinkingProvider: return user?.session.anonymous == false
     case .emailFlow(let e):
       switch e.kind {

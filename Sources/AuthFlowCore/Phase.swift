@@ -26,6 +26,70 @@ public enum Phase: Hashable, Sendable {
   case emailFlow(EmailFlow)
   /// A request about the account's email, or a reload, in flight.
   case accountFlow(AccountFlow)
+  /// A first factor passed and Firebase asks for a second: the challenge, the flow it
+  /// interrupts, and the step in flight.
+  case secondFactor(SecondFactorStep)
+}
+
+/// `secondFactor`: a sign-in half done. The first factor passed; nothing is signed in (or, in a
+/// reauthentication, the session is the one from before) until a second factor finishes it.
+public struct SecondFactorStep: Hashable, Codable, Sendable {
+  /// What Firebase answered the first factor with.
+  public var challenge: SecondFactorChallenge
+  /// The flow the challenge interrupts: where it continues, and where a cancel returns to.
+  public var resume: SecondFactorResume
+  /// The request in flight (`startSecondFactorSignIn` or `finalizeSecondFactorSignIn`), if any:
+  /// at most one, so a challenge is never answered twice at once.
+  public var request: RequestID?
+  /// The factor the request in flight is for.
+  public var factor: String?
+  /// Whether the request in flight asks for a texted code (`startSecondFactorSignIn`) rather
+  /// than finishing (`finalizeSecondFactorSignIn`).
+  public var sendingCode: Bool
+  /// The phone factor a code was texted for, and the `sessionInfo` that finishes with it.
+  public var codeSent: SentCode?
+
+  /// A step.
+  public init(
+    challenge: SecondFactorChallenge, resume: SecondFactorResume, request: RequestID? = nil,
+    factor: String? = nil, sendingCode: Bool = false, codeSent: SentCode? = nil
+  ) {
+    self.challenge = challenge
+    self.resume = resume
+    self.request = request
+    self.factor = factor
+    self.sendingCode = sendingCode
+    self.codeSent = codeSent
+  }
+}
+
+/// A code texted for a phone factor: which factor, and the `sessionInfo` (a secret) it goes with.
+public struct SentCode: Hashable, Codable, Sendable {
+  public var factor: String
+  public var sessionInfo: String
+
+  public init(factor: String, sessionInfo: String) {
+    self.factor = factor
+    self.sessionInfo = sessionInfo
+  }
+}
+
+/// The flow a second factor interrupts.
+public enum SecondFactorResume: Hashable, Codable, Sendable {
+  /// A sign-in with nobody signed in: the session begins when the second factor passes.
+  case signIn
+  /// A reauthentication of the signed-in user: the same user's session is renewed, then the
+  /// waiting operation (if any) resumes.
+  case reauthenticate(resume: SensitiveOperation?)
+
+  /// Where the flow returns to when the challenge ends without a session (a cancel, a refused
+  /// or expired pending credential).
+  var origin: Phase {
+    switch self {
+    case .signIn, .reauthenticate(nil): .resting
+    case .reauthenticate(let operation?): .reauthenticationRequired(operation: operation)
+    }
+  }
 }
 
 /// `restoring`: the read in flight (or, with `retryAt`, the next one), and who waits for it.
@@ -347,7 +411,7 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow:
+      .accountFlow, .secondFactor:
       false
     }
   }

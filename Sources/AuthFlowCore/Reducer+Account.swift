@@ -268,20 +268,21 @@ extension AuthMachine {
   /// A reauthentication with the account's password answered: the same user's new session, then
   /// the operation that waited; another user changes nothing (`userMismatch`); a failure goes
   /// back where it started (a wrong password keeps the waiting operation).
-  mutating func reauthenticatedWithPassword(
-    _ answer: SignInAnswer, flow: EmailFlow, now: Instant, fx: inout [Effect]
+  mutating func reauthenticated(
+    _ result: Result<Session, AuthError>, resume: SensitiveOperation?, now: Instant,
+    fx: inout [Effect]
   ) {
-    let origin: Phase = flow.resume.map { .reauthenticationRequired(operation: $0) } ?? .resting
-    switch answer {
-    case .signedIn(let session):
+    let origin: Phase = resume.map { .reauthenticationRequired(operation: $0) } ?? .resting
+    switch result {
+    case .success(let session):
       guard session.uid == user?.session.uid else {
         phase = origin
         return fx.append(.notify(notification: .userMismatch))
       }
       renewSession(with: session, now: now, fx: &fx)
       phase = .resting
-      if let resume = flow.resume { self.resume(resume, now: now, fx: &fx) }
-    case .requestFailed(let error):
+      if let resume { self.resume(resume, now: now, fx: &fx) }
+    case .failure(let error):
       fail(error, origin: origin, sensitive: nil, fx: &fx)
     }
   }

@@ -116,7 +116,64 @@ extension AuthMachine {
       let r = send(
         .signInWithEmailLink(email: email, code: code, linkTo: user?.session.idToken), &fx)
       phase = .emailFlow(EmailFlow(kind: .linkSignIn, request: r, email: email))
+    case .sendSecondFactorCode(let factor, let proof):
+      sendSecondFactorCode(factor, appVerification: proof, fx: &fx)
+    case .submitSecondFactorCode(let factor, let code):
+      submitSecondFactorCode(factor, code: code, fx: &fx)
     }
+  }
+
+  /// Text a code to a phone factor of the challenge (again, for a new code).
+  mutating func sendSecondFactorCode(
+    _ factor: String, appVerification: String?, fx: inout [Effect]
+  ) {
+    guard case .secondFactor(var step) = phase, step.request == nil else { return }
+    guard let chosen = step.challenge.factor(factor) else {
+      return Self.report(Self.unknownFactor(factor), &fx)
+    }
+    guard chosen.kind == .phone else {
+      return Self.report(
+        AuthError(
+          code: "NO_CODE_TO_SEND",
+          message: "\(factor) is an authenticator app's factor: submit its code"), &fx)
+    }
+    step.factor = factor
+    step.sendingCode = true
+    step.request = send(
+      .startSecondFactorSignIn(
+        pendingCredential: step.challenge.pendingCredential, factor: factor,
+        appVerification: appVerification), &fx)
+    phase = .secondFactor(step)
+  }
+
+  /// Finish the half-done sign-in with a factor's code.
+  mutating func submitSecondFactorCode(_ factor: String, code: String, fx: inout [Effect]) {
+    guard case .secondFactor(var step) = phase, step.request == nil else { return }
+    guard let chosen = step.challenge.factor(factor) else {
+      return Self.report(Self.unknownFactor(factor), &fx)
+    }
+    var sessionInfo: String? = nil
+    if chosen.kind == .phone {
+      guard let sent = step.codeSent, sent.factor == factor else {
+        return Self.report(
+          AuthError(
+            code: "SECOND_FACTOR_CODE_NOT_SENT",
+            message: "no code was texted for \(factor): send one first"), &fx)
+      }
+      sessionInfo = sent.sessionInfo
+    }
+    step.factor = factor
+    step.sendingCode = false
+    step.request = send(
+      .finalizeSecondFactorSignIn(
+        pendingCredential: step.challenge.pendingCredential, factor: factor,
+        sessionInfo: sessionInfo, verificationCode: code), &fx)
+    phase = .secondFactor(step)
+  }
+
+  static func unknownFactor(_ factor: String) -> AuthError {
+    AuthError(
+      code: "UNKNOWN_SECOND_FACTOR", message: "\(factor) is not one of the challenge's factors")
   }
 
   /// Sign in with, or link, a provider: the new-user, upgrade and link cases start here.
@@ -145,7 +202,7 @@ extension AuthMachine {
       resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -194,7 +251,7 @@ extension AuthMachine {
     case .resting: resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
       return  // Busy: the tap is stale.
     }
     guard let email = session.email else {
@@ -237,7 +294,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow:
+      .accountFlow, .secondFactor:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -261,6 +318,10 @@ extension AuthMachine {
       phase = .resting
     case .providerFlow(let flow):
       phase = Self.origin(of: flow.purpose)
+    case .secondFactor(let step):
+      // At any step, a request in flight included: its answer will be stale, and the pending
+      // credential is dropped with the step.
+      phase = step.resume.origin
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }

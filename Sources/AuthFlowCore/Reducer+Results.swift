@@ -19,13 +19,44 @@ extension AuthMachine {
       signedIn(a.result, now: now, fx: &fx)
     case .signInWithPassword(let id, let a):
       guard case .emailFlow(let flow) = phase, flow.request == id else { return }
-      if flow.kind == .reauthenticate {
-        return reauthenticatedWithPassword(a, flow: flow, now: now, fx: &fx)
+      let resume: SecondFactorResume
+      switch flow.kind {
+      case .signIn: resume = .signIn
+      case .reauthenticate: resume = .reauthenticate(resume: flow.resume)
+      case .createAccount, .passwordReset, .sendSignInLink, .linkSignIn: return
       }
-      guard flow.kind == .signIn else { return }
       switch a {
-      case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
-      case .requestFailed(let error): signedIn(.failure(error), now: now, fx: &fx)
+      case .signedIn(let session): signInFinished(.success(session), resume, now: now, fx: &fx)
+      case .requestFailed(let error): signInFinished(.failure(error), resume, now: now, fx: &fx)
+      case .secondFactorRequired(let challenge):
+        guard !challenge.factors.isEmpty else {
+          // A challenge that offers no way to finish is a broken answer.
+          return signInFinished(.failure(.unexpectedResponse), resume, now: now, fx: &fx)
+        }
+        phase = .secondFactor(SecondFactorStep(challenge: challenge, resume: resume))
+      }
+    case .startSecondFactorSignIn(let id, let a):
+      guard case .secondFactor(var step) = phase, step.request == id, step.sendingCode,
+        let factor = step.factor
+      else { return }
+      step.request = nil
+      step.factor = nil
+      step.sendingCode = false
+      switch a {
+      case .secondFactorCodeSent(let info):
+        step.codeSent = SentCode(factor: factor, sessionInfo: info)
+        phase = .secondFactor(step)
+      case .requestFailed(let error):
+        secondFactorFailed(error, step: step, fx: &fx)
+      }
+    case .finalizeSecondFactorSignIn(let id, let a):
+      guard case .secondFactor(var step) = phase, step.request == id, !step.sendingCode
+      else { return }
+      step.request = nil
+      step.factor = nil
+      switch a {
+      case .signedIn(let session): signInFinished(.success(session), step.resume, now: now, fx: &fx)
+      case .requestFailed(let error): secondFactorFailed(error, step: step, fx: &fx)
       }
     case .sendPasswordReset(let id, let a):
       guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .passwordReset
@@ -65,7 +96,7 @@ extension AuthMachine {
         deletionAuthorized(a, provider: provider, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -80,7 +111,7 @@ extension AuthMachine {
         deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
         return
       }
     case .refreshToken(let id, let a):
@@ -194,6 +225,44 @@ extension AuthMachine {
       Self.deliver(.failure(error: .notSignedIn), to: waiters, &fx)
       Self.report(error, &fx)
     }
+  }
+
+  /// A sign-in that may have needed a second factor finished (with its first factor, or with
+  /// the second): a sign-in begins the session, a reauthentication renews the same user's and
+  /// resumes what waited for it.
+  mutating func signInFinished(
+    _ result: Result<Session, AuthError>, _ resume: SecondFactorResume, now: Instant,
+    fx: inout [Effect]
+  ) {
+    switch resume {
+    case .signIn: signedIn(result, now: now, fx: &fx)
+    case .reauthenticate(let operation):
+      reauthenticated(result, resume: operation, now: now, fx: &fx)
+    }
+  }
+
+  /// Codes that end a second-factor challenge: the pending credential is expired, unknown or
+  /// used up, or the factor is gone; only the first factor again can start a new one.
+  static let challengeEnded: Set<String> = [
+    "INVALID_MFA_PENDING_CREDENTIAL", "TOTP_CHALLENGE_TIMEOUT", "INVALID_PENDING_TOKEN",
+    "INVALID_MFA_ENROLLMENT_ID", "MFA_ENROLLMENT_NOT_FOUND", "MISSING_CREDENTIAL",
+    "MISSING_MFA_PENDING_CREDENTIAL",
+  ]
+
+  /// Codes that end a texted code (not the challenge): send a new one.
+  static let codeEnded: Set<String> = ["SESSION_EXPIRED", "INVALID_SESSION_INFO"]
+
+  /// A second-factor request failed. A wrong code, a network failure or a throttle leave the
+  /// challenge as it was, to try again; an expired texted code must be sent again; a challenge
+  /// that ended (or an account gone) returns to where the flow started, with the error.
+  mutating func secondFactorFailed(_ error: AuthError, step: SecondFactorStep, fx: inout [Effect]) {
+    if Self.challengeEnded.contains(error.code) || error.kind == .sessionDead {
+      return fail(error, origin: step.resume.origin, sensitive: nil, fx: &fx)
+    }
+    var next = step
+    if Self.codeEnded.contains(error.code) { next.codeSent = nil }
+    phase = .secondFactor(next)
+    Self.report(error, &fx)
   }
 
   /// A sign-in (anonymous, email, provider) or a link answered; a link must keep the uid.

@@ -57,6 +57,14 @@ public enum Request: Hashable, Sendable {
   /// Firebase `accounts:signInWithEmailLink` with the link's code and the address it was sent
   /// to; `linkTo` is the anonymous user's ID token, whose account the link upgrades.
   case signInWithEmailLink(email: String, code: String, linkTo: String?)
+  /// Firebase `mfaSignIn:start` (v2): text a code to the phone factor `factor` of the challenge
+  /// whose `mfaPendingCredential` this is; `appVerification` is the app's proof that it is the
+  /// app (a reCAPTCHA token), passed through as given.
+  case startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+  /// Firebase `mfaSignIn:finalize` (v2): finish a sign-in with the code of `factor`, a TOTP
+  /// factor's (no `sessionInfo`) or the one texted for `sessionInfo`.
+  indirect case finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -82,6 +90,8 @@ public enum Request: Hashable, Sendable {
     case .updateProfile: .updateProfile
     case .sendSignInLink: .sendSignInLink
     case .signInWithEmailLink: .signInWithEmailLink
+    case .startSecondFactorSignIn: .startSecondFactorSignIn
+    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     }
   }
 }
@@ -102,7 +112,7 @@ extension Request {
       t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-      .sendSignInLink:
+      .sendSignInLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
       nil
     }
   }
@@ -123,7 +133,8 @@ extension Request {
     case .signUpAnonymously, .signInWithPassword, .signUpWithPassword, .sendPasswordReset,
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
       nil
     }
   }
@@ -152,7 +163,8 @@ extension RequestKind {
       .sendPasswordReset, .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount,
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
       .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
-      .sendSignInLink, .signInWithEmailLink:
+      .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
+      .finalizeSecondFactorSignIn:
       .firebase
     }
   }
@@ -166,7 +178,8 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case signUpWithPassword, sendPasswordReset, refreshToken, deleteAccount, revokeToken
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
-  case updateProfile, sendSignInLink, signInWithEmailLink
+  case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
+  case finalizeSecondFactorSignIn
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -214,7 +227,75 @@ public enum SessionAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
-/// The answer to `signInWithPassword` and `signInWithCustomToken`.
+/// The answer to `signInWithPassword`: a first factor that may not be the last.
+public enum PasswordSignInAnswer: Hashable, Codable, Sendable {
+  /// Firebase signed the user in.
+  case signedIn(session: Session)
+  /// The password was right and the account has second factors: finish with one of them.
+  case secondFactorRequired(challenge: SecondFactorChallenge)
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// A second factor enrolled on an account (`mfaInfo[]`).
+public struct SecondFactor: Hashable, Codable, Sendable {
+  /// What kind of factor.
+  public enum Kind: String, Hashable, Codable, Sendable, CaseIterable {
+    /// An authenticator app's time-based code (RFC 6238): no start step, the app has the code.
+    case totp
+    /// A code texted to a phone number (`mfaSignIn:start` sends it).
+    case phone
+  }
+
+  /// The enrolment id (`mfaEnrollmentId`), sent back as given.
+  public var id: String
+  /// What kind of factor.
+  public var kind: Kind
+  /// The name the user gave the factor, if any.
+  public var displayName: String?
+  /// For a phone factor: the number as Firebase shows it here, all but the last four digits
+  /// hidden (`+*******1234`).
+  public var phoneHint: String?
+
+  /// A factor.
+  public init(id: String, kind: Kind, displayName: String? = nil, phoneHint: String? = nil) {
+    self.id = id
+    self.kind = kind
+    self.displayName = displayName
+    self.phoneHint = phoneHint
+  }
+}
+
+/// Firebase's answer to a first factor that is not enough: the proof that it passed and the
+/// factors that can finish the sign-in.
+public struct SecondFactorChallenge: Hashable, Codable, Sendable {
+  /// The `mfaPendingCredential`: a secret, sent back to finish this sign-in only.
+  public var pendingCredential: String
+  /// The account's enrolled factors (at least one).
+  public var factors: [SecondFactor]
+  /// The account's email, when the first factor's answer said.
+  public var email: String?
+
+  /// A challenge.
+  public init(pendingCredential: String, factors: [SecondFactor], email: String? = nil) {
+    self.pendingCredential = pendingCredential
+    self.factors = factors
+    self.email = email
+  }
+
+  /// The factor with this enrolment id, if the challenge offers it.
+  public func factor(_ id: String) -> SecondFactor? { factors.first { $0.id == id } }
+}
+
+/// The answer to `startSecondFactorSignIn`.
+public enum SecondFactorCodeAnswer: Hashable, Codable, Sendable {
+  /// The code is on its way by text; `sessionInfo` (a secret) finishes with it.
+  case secondFactorCodeSent(sessionInfo: String)
+  /// The request failed.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `signInWithCustomToken`.
 public enum SignInAnswer: Hashable, Codable, Sendable {
   /// Firebase signed the user in.
   case signedIn(session: Session)
@@ -396,7 +477,7 @@ public enum Answer: Hashable, Sendable {
   case signUpAnonymously(RequestID, SessionAnswer)
   case authorize(RequestID, AuthorizeAnswer)
   case signInWithIdp(RequestID, IdPAnswer)
-  case signInWithPassword(RequestID, SignInAnswer)
+  case signInWithPassword(RequestID, PasswordSignInAnswer)
   case signUpWithPassword(RequestID, SessionAnswer)
   case sendPasswordReset(RequestID, ResetAnswer)
   case refreshToken(RequestID, RefreshAnswer)
@@ -414,6 +495,8 @@ public enum Answer: Hashable, Sendable {
   case updateProfile(RequestID, ProfileAnswer)
   case sendSignInLink(RequestID, SignInLinkAnswer)
   case signInWithEmailLink(RequestID, SessionAnswer)
+  case startSecondFactorSignIn(RequestID, SecondFactorCodeAnswer)
+  case finalizeSecondFactorSignIn(RequestID, SessionAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -440,6 +523,8 @@ public enum Answer: Hashable, Sendable {
     case .updateProfile: .updateProfile(id, .requestFailed(error: e))
     case .sendSignInLink: .sendSignInLink(id, .requestFailed(error: e))
     case .signInWithEmailLink: .signInWithEmailLink(id, .requestFailed(error: e))
+    case .startSecondFactorSignIn: .startSecondFactorSignIn(id, .requestFailed(error: e))
+    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn(id, .requestFailed(error: e))
     }
   }
 
@@ -453,7 +538,8 @@ public enum Answer: Hashable, Sendable {
       .sendVerificationEmail(let id, _), .applyActionCode(let id, _), .checkActionCode(let id, _),
       .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
       .updatePassword(let id, _), .sendEmailChangeVerification(let id, _),
-      .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _):
+      .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _),
+      .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _):
       id
     }
   }
@@ -483,6 +569,8 @@ public enum Answer: Hashable, Sendable {
     case .updateProfile(_, let a): .updateProfile(id, a)
     case .sendSignInLink(_, let a): .sendSignInLink(id, a)
     case .signInWithEmailLink(_, let a): .signInWithEmailLink(id, a)
+    case .startSecondFactorSignIn(_, let a): .startSecondFactorSignIn(id, a)
+    case .finalizeSecondFactorSignIn(_, let a): .finalizeSecondFactorSignIn(id, a)
     }
   }
 
@@ -511,6 +599,8 @@ public enum Answer: Hashable, Sendable {
     case .updateProfile: .updateProfile
     case .sendSignInLink: .sendSignInLink
     case .signInWithEmailLink: .signInWithEmailLink
+    case .startSecondFactorSignIn: .startSecondFactorSignIn
+    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     }
   }
 
@@ -519,12 +609,14 @@ public enum Answer: Hashable, Sendable {
     switch self {
     case .loadSession(_, let a): a
     case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
-      .signInWithEmailLink(_, let a):
+      .signInWithEmailLink(_, let a), .finalizeSecondFactorSignIn(_, let a):
       a
+    case .startSecondFactorSignIn(_, let a): a
     case .sendSignInLink(_, let a): a
     case .authorize(_, let a): a
     case .signInWithIdp(_, let a): a
-    case .signInWithPassword(_, let a), .signInWithCustomToken(_, let a): a
+    case .signInWithPassword(_, let a): a
+    case .signInWithCustomToken(_, let a): a
     case .sendPasswordReset(_, let a): a
     case .refreshToken(_, let a): a
     case .deleteAccount(_, let a): a
@@ -550,8 +642,11 @@ public enum Answer: Hashable, Sendable {
     case .authorize(_, .providerFailed): "providerFailed"
     case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
       .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn),
-      .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn):
+      .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn),
+      .finalizeSecondFactorSignIn(_, .signedIn):
       "signedIn"
+    case .signInWithPassword(_, .secondFactorRequired): "secondFactorRequired"
+    case .startSecondFactorSignIn(_, .secondFactorCodeSent): "secondFactorCodeSent"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
     case .sendPasswordReset(_, .passwordResetSent): "passwordResetSent"
@@ -578,7 +673,8 @@ public enum Answer: Hashable, Sendable {
       .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
       .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed),
       .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
-      .signInWithEmailLink(_, .requestFailed):
+      .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
+      .finalizeSecondFactorSignIn(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -597,13 +693,16 @@ public enum Answer: Hashable, Sendable {
       .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)),
       .sendEmailChangeVerification(_, .requestFailed(let e)),
       .updateProfile(_, .requestFailed(let e)), .sendSignInLink(_, .requestFailed(let e)),
-      .signInWithEmailLink(_, .requestFailed(let e)):
+      .signInWithEmailLink(_, .requestFailed(let e)),
+      .startSecondFactorSignIn(_, .requestFailed(let e)),
+      .finalizeSecondFactorSignIn(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
       nil
     }
   }
@@ -614,13 +713,14 @@ public enum Answer: Hashable, Sendable {
     case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
       .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
       .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)),
-      .signInWithEmailLink(_, .signedIn(let s)):
+      .signInWithEmailLink(_, .signedIn(let s)), .finalizeSecondFactorSignIn(_, .signedIn(let s)):
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink:
+      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
       nil
     }
   }
@@ -655,6 +755,8 @@ public enum Answer: Hashable, Sendable {
       .updatePassword(id, .passwordChanged(session: session(s)))
     case .signInWithEmailLink(let id, .signedIn(let s)):
       .signInWithEmailLink(id, .signedIn(session: session(s)))
+    case .finalizeSecondFactorSignIn(let id, .signedIn(let s)):
+      .finalizeSecondFactorSignIn(id, .signedIn(session: session(s)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -663,7 +765,8 @@ public enum Answer: Hashable, Sendable {
       .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
-      .signInWithEmailLink(_, .requestFailed):
+      .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed):
       self
     }
   }
@@ -713,7 +816,7 @@ extension Answer: Codable {
     case .signUpAnonymously: self = .signUpAnonymously(id, try a(SessionAnswer.self))
     case .authorize: self = .authorize(id, try a(AuthorizeAnswer.self))
     case .signInWithIdp: self = .signInWithIdp(id, try a(IdPAnswer.self))
-    case .signInWithPassword: self = .signInWithPassword(id, try a(SignInAnswer.self))
+    case .signInWithPassword: self = .signInWithPassword(id, try a(PasswordSignInAnswer.self))
     case .signUpWithPassword: self = .signUpWithPassword(id, try a(SessionAnswer.self))
     case .sendPasswordReset: self = .sendPasswordReset(id, try a(ResetAnswer.self))
     case .refreshToken: self = .refreshToken(id, try a(RefreshAnswer.self))
@@ -734,6 +837,10 @@ extension Answer: Codable {
     case .updateProfile: self = .updateProfile(id, try a(ProfileAnswer.self))
     case .sendSignInLink: self = .sendSignInLink(id, try a(SignInLinkAnswer.self))
     case .signInWithEmailLink: self = .signInWithEmailLink(id, try a(SessionAnswer.self))
+    case .startSecondFactorSignIn:
+      self = .startSecondFactorSignIn(id, try a(SecondFactorCodeAnswer.self))
+    case .finalizeSecondFactorSignIn:
+      self = .finalizeSecondFactorSignIn(id, try a(SessionAnswer.self))
     }
   }
 

@@ -7,7 +7,8 @@ public enum Secrets {
   public static let keys: Set<String> = [
     "idToken", "refreshToken", "accessToken", "password", "linkTo", "rawNonce", "pendingToken",
     "tokenSecret", "sessionId",
-    "authorizationCode", "token", "newPassword",
+    "authorizationCode", "token", "newPassword", "pendingCredential", "sessionInfo",
+    "verificationCode", "appVerification",
   ]
 
   /// `‹secret:1a2b›`: a 16-bit FNV-1a fingerprint, enough to tell two secrets apart and far too

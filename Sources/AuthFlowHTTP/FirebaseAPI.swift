@@ -91,13 +91,101 @@ public struct FirebaseAPI: Sendable {
     return SessionAnswer(await session(from: call("signUp", body), anonymous: false))
   }
 
-  /// `accounts:signInWithPassword`.
-  public func signIn(email: String, password: String) async -> SignInAnswer {
-    SignInAnswer(
-      await session(
-        from: call(
-          "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true]),
-        anonymous: false))
+  /// `accounts:signInWithPassword`. An answer with the key `mfaPendingCredential` (and no
+  /// tokens) is a first factor that is not enough: the challenge, never a session.
+  public func signIn(email: String, password: String) async -> PasswordSignInAnswer {
+    let result = await call(
+      "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true])
+    if case .success(let json) = result, json["mfaPendingCredential"] != nil {
+      switch Self.challenge(json) {
+      case .success(let c): return .secondFactorRequired(challenge: c)
+      case .failure(let e): return .requestFailed(error: e)
+      }
+    }
+    switch await session(from: result, anonymous: false) {
+    case .success(let s): return .signedIn(session: s)
+    case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// The challenge of a first factor's answer: the pending credential and `mfaInfo[]`, each
+  /// entry a TOTP factor (`totpInfo`, an empty object whose presence is the mark) or a phone
+  /// one (`phoneInfo`, the number with all but its last digits hidden). An entry of another
+  /// kind is left out (AuthFlow cannot finish with it); a challenge with no usable entry is
+  /// `UNEXPECTED_RESPONSE`.
+  static func challenge(_ json: [String: Any]) -> Result<SecondFactorChallenge, AuthError> {
+    guard let pending = nonEmpty(json["mfaPendingCredential"]) else {
+      return .failure(
+        AuthError(code: "UNEXPECTED_RESPONSE", message: "mfaPendingCredential is not a string"))
+    }
+    var factors: [SecondFactor] = []
+    for entry in (json["mfaInfo"] as? [Any] ?? []).prefix(64) {
+      guard let e = entry as? [String: Any], let id = nonEmpty(e["mfaEnrollmentId"]) else {
+        continue
+      }
+      let name = nonEmpty(e["displayName"])
+      if e["totpInfo"] != nil {
+        factors.append(SecondFactor(id: id, kind: .totp, displayName: name))
+      } else if e["phoneInfo"] != nil {
+        factors.append(
+          SecondFactor(id: id, kind: .phone, displayName: name, phoneHint: nonEmpty(e["phoneInfo"]))
+        )
+      }
+    }
+    guard !factors.isEmpty else {
+      return .failure(
+        AuthError(
+          code: "UNEXPECTED_RESPONSE",
+          message: "a second factor is required, but mfaInfo names none AuthFlow can use"))
+    }
+    return .success(
+      SecondFactorChallenge(
+        pendingCredential: pending, factors: factors, email: nonEmpty(json["email"])))
+  }
+
+  /// `v2/accounts/mfaSignIn:start` for a phone factor: Firebase texts a code and answers with
+  /// the `sessionInfo` that finishes with it. The app's proof goes in `phoneSignInInfo` as a
+  /// reCAPTCHA token.
+  public func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: String?
+  ) async -> SecondFactorCodeAnswer {
+    var info: [String: Any] = [:]
+    if let appVerification { info["recaptchaToken"] = appVerification }
+    let result = await callV2(
+      "mfaSignIn:start",
+      [
+        "mfaPendingCredential": pendingCredential, "mfaEnrollmentId": factor,
+        "phoneSignInInfo": info,
+      ])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let response = json["phoneResponseInfo"] as? [String: Any],
+        let sessionInfo = Self.nonEmpty(response["sessionInfo"])
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE", message: "mfaSignIn:start answered without sessionInfo"))
+      }
+      return .secondFactorCodeSent(sessionInfo: sessionInfo)
+    }
+  }
+
+  /// `v2/accounts/mfaSignIn:finalize`: a TOTP factor sends its enrolment id and the code, a
+  /// phone factor the texted code with its `sessionInfo`. The answer carries the tokens and no
+  /// `expiresIn` (nor `localId`): the ID token's `exp` and `user_id` stand in.
+  public func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+  ) async -> SessionAnswer {
+    var body: [String: Any] = ["mfaPendingCredential": pendingCredential]
+    if let sessionInfo {
+      body["phoneVerificationInfo"] = ["sessionInfo": sessionInfo, "code": verificationCode]
+    } else {
+      body["mfaEnrollmentId"] = factor
+      body["totpVerificationInfo"] = ["verificationCode": verificationCode]
+    }
+    return SessionAnswer(
+      await session(from: callV2("mfaSignIn:finalize", body), anonymous: false))
   }
 
   /// `accounts:signInWithCustomToken` with a token the app's backend minted. The answer has no
@@ -404,7 +492,19 @@ public struct FirebaseAPI: Sendable {
 
   /// POSTs JSON to `accounts:<op>`.
   func call(_ op: String, _ body: [String: Any]) async -> Result<[String: Any], AuthError> {
-    let url = endpoints.identityToolkit.appendingPathComponent("accounts:\(op)")
+    await post(endpoints.identityToolkit.appendingPathComponent("accounts:\(op)"), op, body)
+  }
+
+  /// POSTs JSON to Identity Toolkit v2's `accounts/<op>` (`mfaSignIn:start`, …): the v1 base's
+  /// sibling, with a slash before the resource.
+  func callV2(_ op: String, _ body: [String: Any]) async -> Result<[String: Any], AuthError> {
+    let base = endpoints.identityToolkit.deletingLastPathComponent().appendingPathComponent("v2")
+    return await post(base.appendingPathComponent("accounts/\(op)"), op, body)
+  }
+
+  private func post(_ url: URL, _ op: String, _ body: [String: Any]) async
+    -> Result<[String: Any], AuthError>
+  {
     guard let data = try? JSONSerialization.data(withJSONObject: body) else {
       return .failure(AuthError(code: "INTERNAL_ERROR", message: "cannot encode \(op)"))
     }
@@ -450,16 +550,27 @@ public struct FirebaseAPI: Sendable {
         .flatMap { $0.string("user_id") ?? $0.string("sub") }
       guard let uid = json["localId"] as? String ?? tokenUid, !uid.isEmpty,
         let idToken = json["idToken"] as? String, !idToken.isEmpty,
-        let refreshToken = json["refreshToken"] as? String, !refreshToken.isEmpty,
-        let expiresIn = Self.seconds(json["expiresIn"])
+        let refreshToken = json["refreshToken"] as? String, !refreshToken.isEmpty
       else {
         return .failure(
           AuthError(
-            code: "UNEXPECTED_RESPONSE",
-            message: "sign-in response lacks localId, tokens or a usable expiresIn"))
+            code: "UNEXPECTED_RESPONSE", message: "sign-in response lacks localId or tokens"))
       }
-      let expiresAt = clock() + expiresIn
       let claims = JWTClaims(idToken)
+      let expiresAt: Instant
+      if let expiresIn = Self.seconds(json["expiresIn"]) {
+        expiresAt = clock() + expiresIn
+      } else if json["expiresIn"] == nil, let exp = claims?.number("exp"),
+        Instant.isValidDuration(exp)
+      {
+        // A second factor's finalize answers without `expiresIn`: the token's own `exp`.
+        expiresAt = Instant(exp)
+      } else {
+        return .failure(
+          AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "sign-in response lacks a usable expiresIn (or an ID token with exp)"))
+      }
       let isAnonymous = claims?.signInProvider.map { $0 == "anonymous" } ?? anonymous
       var session = Session(
         uid: uid, anonymous: isAnonymous,

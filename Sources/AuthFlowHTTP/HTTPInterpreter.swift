@@ -57,8 +57,23 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.signInWithIdp(credential, linkTo: linkTo)
   }
 
-  public func signInWithPassword(email: String, password: String) async -> SignInAnswer {
+  public func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
     await firebase.signIn(email: email, password: password)
+  }
+
+  public func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: String?
+  ) async -> SecondFactorCodeAnswer {
+    await firebase.startSecondFactorSignIn(
+      pendingCredential: pendingCredential, factor: factor, appVerification: appVerification)
+  }
+
+  public func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+  ) async -> SessionAnswer {
+    await firebase.finalizeSecondFactorSignIn(
+      pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
+      verificationCode: verificationCode)
   }
 
   public func signUpWithPassword(email: String, password: String, linkTo: String?) async

@@ -78,10 +78,21 @@ public final class AuthModel {
       .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
       .sendingSignInLink, .signingInWithEmailLink:
       true
+    case .secondFactorRequired(let step, _): step.request != nil
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired:
       false
     }
+  }
+
+  /// A sign-in waiting for its second factor, if one is: the factors to offer (`factors`), and
+  /// whether a code was texted (`codeSentTo`). Finish it with `sendSecondFactorCode(_:)` (a phone
+  /// factor) and `submitSecondFactorCode(_:for:)`, or `cancel()`.
+  public var secondFactor: SecondFactorPrompt? {
+    guard case .secondFactorRequired(let step, _) = state else { return nil }
+    return SecondFactorPrompt(
+      factors: step.challenge.factors, email: step.challenge.email,
+      codeSentTo: step.codeSent?.factor, isReauthentication: step.resume != .signIn)
   }
 
   /// The signed-in session, if any.
@@ -213,8 +224,31 @@ public final class AuthModel {
   }
   public func cancel() { send(.cancelTapped) }
 
+  /// Texts a code to the phone factor `factor` (an id from `secondFactor?.factors`);
+  /// `appVerification` is the app's proof (a reCAPTCHA token), passed through to Firebase.
+  public func sendSecondFactorCode(_ factor: String, appVerification: String? = nil) {
+    send(.sendSecondFactorCode(factor: factor, appVerification: appVerification))
+  }
+
+  /// Finishes the sign-in waiting for its second factor with `factor`'s code.
+  public func submitSecondFactorCode(_ code: String, for factor: String) {
+    send(.submitSecondFactorCode(factor: factor, verificationCode: code))
+  }
+
   /// A valid ID token for an API call.
   public func idToken(forceRefresh: Bool = false) async throws -> String {
     try await runtime.idToken(forceRefresh: forceRefresh)
   }
+}
+
+/// What a view shows while a sign-in waits for its second factor (no secret in it).
+public struct SecondFactorPrompt: Hashable, Sendable {
+  /// The account's factors: offer each (a phone factor's `phoneHint` shows its last digits).
+  public var factors: [SecondFactor]
+  /// The account's email, when Firebase said.
+  public var email: String?
+  /// The phone factor a code was texted for, if one was: show the code field for it.
+  public var codeSentTo: String?
+  /// Whether the signed-in user is proving themselves again (not a new sign-in).
+  public var isReauthentication: Bool
 }

@@ -15,7 +15,8 @@ import AuthFlowCore
 /// `refreshToken`, `deleteAccount`, `revokeToken`, `unlinkProvider`, `lookupAccount`,
 /// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
 /// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
-/// `sendSignInLink`, `signInWithEmailLink`) takes only its own answer
+/// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
+/// `finalizeSecondFactorSignIn`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -101,7 +102,7 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
-  public func signInWithPassword(email: String, password: String) async -> SignInAnswer {
+  public func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
     await next(.signInWithPassword(email: email, password: password)) {
       .requestFailed(error: $0)
     }
@@ -199,6 +200,25 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: String?
+  ) async -> SecondFactorCodeAnswer {
+    await next(
+      .startSecondFactorSignIn(
+        pendingCredential: pendingCredential, factor: factor, appVerification: appVerification)
+    ) { .requestFailed(error: $0) }
+  }
+
+  public func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+  ) async -> SessionAnswer {
+    await next(
+      .finalizeSecondFactorSignIn(
+        pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
+        verificationCode: verificationCode)
+    ) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -212,6 +232,18 @@ extension TestInterpreter.Queue where Answer == SessionAnswer {
   public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
   /// `signInWithEmailLink`.
   public static var signInWithEmailLink: Self { Self(kind: .signInWithEmailLink) }
+  /// `finalizeSecondFactorSignIn`.
+  public static var finalizeSecondFactorSignIn: Self { Self(kind: .finalizeSecondFactorSignIn) }
+}
+
+extension TestInterpreter.Queue where Answer == PasswordSignInAnswer {
+  /// `signInWithPassword`.
+  public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
+}
+
+extension TestInterpreter.Queue where Answer == SecondFactorCodeAnswer {
+  /// `startSecondFactorSignIn`.
+  public static var startSecondFactorSignIn: Self { Self(kind: .startSecondFactorSignIn) }
 }
 
 extension TestInterpreter.Queue where Answer == SignInLinkAnswer {
@@ -230,8 +262,6 @@ extension TestInterpreter.Queue where Answer == IdPAnswer {
 }
 
 extension TestInterpreter.Queue where Answer == SignInAnswer {
-  /// `signInWithPassword`.
-  public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
   /// `signInWithCustomToken`.
   public static var signInWithCustomToken: Self { Self(kind: .signInWithCustomToken) }
 }

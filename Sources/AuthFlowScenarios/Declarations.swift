@@ -269,6 +269,19 @@ public enum Declarations {
     KeyDecl("familyName", string, "the user's family name, likewise"),
   ]
 
+  /// A second factor in a `secondFactorRequired` answer's `factors`.
+  public static let secondFactor: [KeyDecl] = [
+    KeyDecl(
+      "id", string, required: true, "the enrolment id (`mfaEnrollmentId`) a step names it by"),
+    KeyDecl(
+      "kind", #"{ "enum": "# + names(SecondFactor.Kind.allCases.map(\.rawValue)) + " }",
+      required: true,
+      "`totp` (an authenticator app's code) or `phone` (a texted code, sent by `sendSecondFactorCode`)"
+    ),
+    KeyDecl("displayName", string, "the name the user gave the factor"),
+    KeyDecl("phoneHint", string, "a phone factor's number, all but the last digits hidden"),
+  ]
+
   /// An error.
   public static let error: [KeyDecl] = [
     KeyDecl(

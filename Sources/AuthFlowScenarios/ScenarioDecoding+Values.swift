@@ -83,6 +83,14 @@ extension JSONReader {
       return .signInWithEmailLink(
         code: try string(f["code"], join(p, "code")),
         email: try optionalString(f["email"], join(p, "email")))
+    case .sendSecondFactorCode:
+      return .sendSecondFactorCode(
+        factor: try string(f["factor"], join(p, "factor")),
+        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+    case .submitSecondFactorCode:
+      return .submitSecondFactorCode(
+        factor: try string(f["factor"], join(p, "factor")),
+        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -126,7 +134,8 @@ extension JSONReader {
         .loadSession(id, .sessionLoaded(session: session)), relativeExpiry: relative)
     case (.signUpAnonymously, .signedIn), (.signUpWithPassword, .signedIn),
       (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn),
-      (.signInWithCustomToken, .signedIn), (.signInWithEmailLink, .signedIn):
+      (.signInWithCustomToken, .signedIn), (.signInWithEmailLink, .signedIn),
+      (.finalizeSecondFactorSignIn, .signedIn):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       let answer: Answer =
         switch kind {
@@ -135,9 +144,35 @@ extension JSONReader {
         case .signInWithPassword: .signInWithPassword(id, .signedIn(session: session))
         case .signInWithCustomToken: .signInWithCustomToken(id, .signedIn(session: session))
         case .signInWithEmailLink: .signInWithEmailLink(id, .signedIn(session: session))
+        case .finalizeSecondFactorSignIn:
+          .finalizeSecondFactorSignIn(id, .signedIn(session: session))
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)
+    case (.signInWithPassword, .secondFactorRequired):
+      let list = try array(f["factors"], join(p, "factors"))
+      guard !list.isEmpty else { throw fail(join(p, "factors"), "give at least one factor") }
+      let factors = try list.enumerated().map { i, v in
+        let fp = "\(join(p, "factors"))[\(i)]"
+        let ff = try object(v, fp, Declarations.secondFactor, what: "a second factor object")
+        return SecondFactor(
+          id: try string(ff["id"], join(fp, "id")),
+          kind: try enumValue(ff["kind"], join(fp, "kind"), SecondFactor.Kind.self),
+          displayName: try optionalString(ff["displayName"], join(fp, "displayName")),
+          phoneHint: try optionalString(ff["phoneHint"], join(fp, "phoneHint")))
+      }
+      return ResultTemplate(
+        .signInWithPassword(
+          id,
+          .secondFactorRequired(
+            challenge: SecondFactorChallenge(
+              pendingCredential: try string(f["pendingCredential"], join(p, "pendingCredential")),
+              factors: factors, email: try optionalString(f["email"], join(p, "email"))))))
+    case (.startSecondFactorSignIn, .secondFactorCodeSent):
+      return ResultTemplate(
+        .startSecondFactorSignIn(
+          id,
+          .secondFactorCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
     case (.updatePassword, .passwordChanged):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       return ResultTemplate(

@@ -18,6 +18,7 @@ public enum ScenarioDocs {
       ("pendingDeletion", keys(Declarations.deletion)),
       ("credential", keys(Declarations.credential)),
       ("error", keys(Declarations.error)),
+      ("secondFactor", keys(Declarations.secondFactor)),
       ("step", keys(Declarations.step)),
       ("respond", keys(Declarations.respond)),
       ("relaunch", keys(Declarations.relaunch)),

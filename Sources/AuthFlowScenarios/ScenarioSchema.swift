@@ -72,6 +72,7 @@ public enum ScenarioSchema {
           ]
         },
         "error": \#(Declarations.object(Declarations.error)),
+        "secondFactor": \#(Declarations.object(Declarations.secondFactor)),
         "session": \#(Declarations.object(Declarations.session, extra: #", "oneOf": [{ "required": ["expiresIn"] }, { "required": ["expiresAt"] }]"#)),
         "pendingCleanup": \#(Declarations.object(Declarations.cleanup)),
         "pendingDeletion": \#(Declarations.object(Declarations.deletion)),

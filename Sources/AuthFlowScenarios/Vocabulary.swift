@@ -25,6 +25,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
+  case secondFactorRequired, secondFactorCodeSent
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -55,6 +56,9 @@ public enum Vocabulary {
       [FieldSpec("email", string), FieldSpec("password", string)]
     case .sendPasswordReset, .sendSignInLink: [FieldSpec("email", string)]
     case .signInWithEmailLink: [FieldSpec("code", string), .optional("email", string)]
+    case .sendSecondFactorCode: [FieldSpec("factor", string), .optional("appVerification", string)]
+    case .submitSecondFactorCode:
+      [FieldSpec("factor", string), FieldSpec("verificationCode", string)]
     case .migrationDecided:
       [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
     case .reauthenticateTapped: [.optional("provider", provider)]
@@ -96,6 +100,15 @@ public enum Vocabulary {
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn, .passwordChanged:
       [FieldSpec("session", ##"{ "$ref": "#/$defs/session" }"##)]
+    case .secondFactorRequired:
+      [
+        FieldSpec("pendingCredential", string),
+        FieldSpec(
+          "factors",
+          ##"{ "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/secondFactor" } }"##),
+        .optional("email", string),
+      ]
+    case .secondFactorCodeSent: [FieldSpec("sessionInfo", string)]
     case .credentialAlreadyInUse:
       [
         FieldSpec("credential", ##"{ "$ref": "#/$defs/conflictCredential" }"##),
@@ -138,6 +151,9 @@ public enum Vocabulary {
     case .updateProfile: ["requestId", "idToken", "displayName", "photoURL"]
     case .sendSignInLink: ["requestId", "email"]
     case .signInWithEmailLink: ["requestId", "email", "code", "linkTo"]
+    case .startSecondFactorSignIn: ["requestId", "pendingCredential", "factor", "appVerification"]
+    case .finalizeSecondFactorSignIn:
+      ["requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -207,6 +223,10 @@ public enum Vocabulary {
       "mail a sign-in link to `email` (nobody signed in, or an anonymous user, whom the link upgrades); the machine keeps the address until a link sign-in with it succeeds"
     case .signInWithEmailLink:
       "sign in with the `code` (`oobCode`) of a sign-in link, with `email` or, left out, the address the link was sent to; with neither, `emailNeededForLink` and nothing is sent; an anonymous user is upgraded in place"
+    case .sendSecondFactorCode:
+      "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof, a reCAPTCHA token, passed through; sent again, a new code"
+    case .submitSecondFactorCode:
+      "in `secondFactorRequired`, finish the sign-in with `factor`'s `verificationCode`: an authenticator app's (TOTP), or the texted one after `sendSecondFactorCode`"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -221,6 +241,10 @@ public enum Vocabulary {
     case .providerCancelled: "the user closed the consent step"
     case .providerFailed: "the consent step failed (any request's failure may be spelled this way)"
     case .signedIn: "Firebase signed someone in (or linked the current user)"
+    case .secondFactorRequired:
+      "the password was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
+    case .secondFactorCodeSent:
+      "a code was texted to the phone factor; `sessionInfo` (a secret) finishes with it"
     case .credentialAlreadyInUse:
       "the provider account belongs to another user; `credential` (possibly with nothing to retry with) signs in to it, `email` optional"
     case .requestFailed: "the request failed"
@@ -282,6 +306,10 @@ public enum Vocabulary {
       "Firebase `accounts:sendOobCode {requestType: EMAIL_SIGNIN, email, continueUrl, canHandleCodeInApp: true}`"
     case .signInWithEmailLink:
       "Firebase `accounts:signInWithEmailLink {email, oobCode}`; `linkTo` is the anonymous user's ID token, whose account it upgrades"
+    case .startSecondFactorSignIn:
+      "Firebase `v2/accounts/mfaSignIn:start {mfaPendingCredential, mfaEnrollmentId, phoneSignInInfo}`: text a code to a phone factor"
+    case .finalizeSecondFactorSignIn:
+      "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -343,9 +371,11 @@ public enum Vocabulary {
     switch kind {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
-    case .signUpAnonymously, .signUpWithPassword, .signInWithPassword, .signInWithCustomToken,
-      .signInWithEmailLink:
+    case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken, .signInWithEmailLink,
+      .finalizeSecondFactorSignIn:
       [.signedIn, .requestFailed]
+    case .signInWithPassword: [.signedIn, .secondFactorRequired, .requestFailed]
+    case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .requestFailed]
     case .refreshToken: [.tokenRefreshed, .requestFailed]

@@ -76,6 +76,17 @@ public enum Alphabet {
     // address the machine kept, or with one the app asked for.
     .sendSignInLink(email: "link@example.com"), .signInWithEmailLink(code: "oob-3", email: nil),
     .signInWithEmailLink(code: "oob-3", email: "link@example.com"),
+    // A second factor: a code texted to the phone factor, then either factor's code (the phone
+    // one before any was texted, too).
+    .sendSecondFactorCode(factor: secondFactors[1].id, appVerification: nil),
+    .submitSecondFactorCode(factor: secondFactors[0].id, verificationCode: "123456"),
+    .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
+  ]
+
+  /// The second factors an account with a second factor has: an authenticator app and a phone.
+  static let secondFactors = [
+    SecondFactor(id: "f-totp", kind: .totp, displayName: "Authenticator"),
+    SecondFactor(id: "f-phone", kind: .phone, phoneHint: "+*******1234"),
   ]
 
   /// The profile update the alphabet sends: a name and a photo.
@@ -127,6 +138,13 @@ public enum Alphabet {
     case .reauthenticationRequired:
       return [
         .reauthenticateTapped(), .reauthenticateWithPassword(password: "pw-1"), .cancelTapped,
+      ]
+    case .secondFactorRequired:
+      return [
+        .sendSecondFactorCode(factor: secondFactors[1].id, appVerification: nil),
+        .submitSecondFactorCode(factor: secondFactors[0].id, verificationCode: "123456"),
+        .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
+        .cancelTapped, token,
       ]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
@@ -212,6 +230,10 @@ public enum Alphabet {
         case .sendSignInLink: kind = .sendSignInLink
         case .linkSignIn: kind = .signInWithEmailLink
         }
+      case .secondFactor(let step):
+        kind =
+          step.request == nil
+          ? nil : step.sendingCode ? .startSecondFactorSignIn : .finalizeSecondFactorSignIn
       case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
       return kind?.rawValue
@@ -351,16 +373,23 @@ public enum Alphabet {
     // The send carries no token: a session-dead answer to it is no verdict on the session.
     "sendSignInLink": ["INVALID_EMAIL", "TOKEN_EXPIRED"],
     "signInWithEmailLink": ["EXPIRED_OOB_CODE", "EMAIL_EXISTS", "TOKEN_EXPIRED", "NETWORK"],
+    // A refused or expired challenge ends it; a network failure leaves it.
+    "startSecondFactorSignIn": ["INVALID_MFA_PENDING_CREDENTIAL", "NETWORK"],
+    // A wrong code (try again), a texted code expired (text another), the challenge timed out
+    // (back to the start), the account disabled meanwhile.
+    "finalizeSecondFactorSignIn": [
+      "INVALID_CODE", "SESSION_EXPIRED", "TOTP_CHALLENGE_TIMEOUT", "USER_DISABLED",
+    ],
   ]
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
-    "signInWithIdp": 4, "signInWithPassword": 1, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "signInWithIdp": 4, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
-    "signInWithEmailLink": 1,
+    "signInWithEmailLink": 1, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
   ]
 
   /// How many of those results are successes (they come first).
@@ -559,7 +588,28 @@ public enum Alphabet {
           id,
           .signedIn(
             session: session(
-              current?.uid ?? "user-1", providers: current?.providers ?? ["password"])))
+              current?.uid ?? "user-1", providers: current?.providers ?? ["password"]))),
+        // The account has second factors: the password was only the first.
+        .signInWithPassword(
+          id,
+          .secondFactorRequired(
+            challenge: SecondFactorChallenge(
+              pendingCredential: world.fresh("mp-"), factors: secondFactors,
+              email: "mike@example.com"))),
+      ]
+    case .startSecondFactorSignIn:
+      out = [.startSecondFactorSignIn(id, .secondFactorCodeSent(sessionInfo: world.fresh("si-")))]
+    case .finalizeSecondFactorSignIn:
+      // The account the first factor named (the signed-in user's, in a reauthentication), or,
+      // from a broken server, another.
+      out = [
+        .finalizeSecondFactorSignIn(
+          id,
+          .signedIn(
+            session: session(
+              current?.uid ?? "user-1", providers: current?.providers ?? ["password"]))),
+        .finalizeSecondFactorSignIn(
+          id, .signedIn(session: session("user-2", providers: ["password"]))),
       ]
     case .updatePassword:
       out = [

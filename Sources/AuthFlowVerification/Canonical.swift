@@ -215,6 +215,14 @@ struct Canonicalizer {
     case .accountFlow(var f):
       f.request = id(f.request)
       return .accountFlow(f)
+    case .secondFactor(var step):
+      step.challenge.pendingCredential = token(step.challenge.pendingCredential)
+      if case .reauthenticate(let o?) = step.resume { step.resume = .reauthenticate(resume: op(o)) }
+      step.request = step.request.map { id($0) }
+      if let sent = step.codeSent {
+        step.codeSent = SentCode(factor: sent.factor, sessionInfo: token(sent.sessionInfo))
+      }
+      return .secondFactor(step)
     }
   }
 }

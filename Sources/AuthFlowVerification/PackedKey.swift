@@ -346,6 +346,39 @@ struct PackedEncoder {
       } else {
         put(0)
       }
+    case .secondFactor(let step):
+      put(13)
+      token(step.challenge.pendingCredential)
+      put(UInt32(step.challenge.factors.count))
+      for f in step.challenge.factors {
+        string(f.id)
+        put(f.kind == .phone)
+        string(f.displayName)
+        string(f.phoneHint)
+      }
+      string(step.challenge.email)
+      switch step.resume {
+      case .signIn: put(1)
+      case .reauthenticate(nil): put(2)
+      case .reauthenticate(let o?):
+        put(3)
+        op(o)
+      }
+      if let r = step.request {
+        put(1)
+        id(r)
+      } else {
+        put(0)
+      }
+      string(step.factor)
+      put(step.sendingCode)
+      if let sent = step.codeSent {
+        put(1)
+        string(sent.factor)
+        token(sent.sessionInfo)
+      } else {
+        put(0)
+      }
     }
   }
 

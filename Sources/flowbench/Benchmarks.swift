@@ -331,7 +331,7 @@ struct InstantInterpreter: AuthInterpreter {
   func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
     .requestFailed(error: offline)
   }
-  func signInWithPassword(email: String, password: String) async -> SignInAnswer {
+  func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
     .requestFailed(error: offline)
   }
   func signUpWithPassword(email: String, password: String, linkTo: String?) async
@@ -368,4 +368,10 @@ struct InstantInterpreter: AuthInterpreter {
   func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer {
     .requestFailed(error: offline)
   }
+  func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+    async -> SecondFactorCodeAnswer
+  { .requestFailed(error: offline) }
+  func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+  ) async -> SessionAnswer { .requestFailed(error: offline) }
 }

@@ -184,6 +184,13 @@ extension SessionAnswer: SignsIn {
   }
 }
 
+extension PasswordSignInAnswer: SignsIn {
+  var session: Session? {
+    if case .signedIn(let s) = self { return s }
+    return nil
+  }
+}
+
 extension SignInAnswer: SignsIn {
   var session: Session? {
     if case .signedIn(let s) = self { return s }

@@ -245,6 +245,10 @@ struct FormatCompletenessTests {
           value = #"{"profileUpdated": {"providers": [], "photoURL": "https://example.com/a.png"}}"#
         case .requestFailed, .providerFailed:
           value = "{\"\(name)\": {\"error\": {\"code\": \"X\"}}}"
+        case .secondFactorRequired:
+          value =
+            #"{"secondFactorRequired": {"pendingCredential": "p", "factors": [{"id": "f", "kind": "totp"}]}}"#
+        case .secondFactorCodeSent: value = #"{"secondFactorCodeSent": {"sessionInfo": "s"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
           .verificationEmailSent, .signInLinkSent:
           value = "\"\(name)\""
