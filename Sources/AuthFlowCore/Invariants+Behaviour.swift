@@ -425,6 +425,9 @@ enum Behaviour {
       if case .reauthenticate(let op?) = f.purpose { return op }
       return nil
     case .emailFlow(let e) where e.kind == .reauthenticate: return e.resume
+    case .secondFactor(let step):
+      if case .reauthenticate(let op?) = step.resume { return op }
+      return nil
     default: return nil
     }
   }
@@ -547,7 +550,115 @@ enum Promises {
     emailChange(before, event, after, effects, &out)
     profileUpdate(before, event, after, effects, &out)
     emailLink(before, event, after, effects, &out)
+    secondFactor(before, event, after, effects, &out)
   }
+
+  /// A second-factor challenge is answered one request at a time, with its own pending
+  /// credential, only with what the app gave; a wrong code keeps it; once it ended it is never
+  /// answered again. Restated from Docs/StateMachine.md ("Second factors").
+  static func secondFactor(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    var sent = 0
+    for case .request(_, let request) in effects {
+      let pending: String
+      let factor: String
+      switch request {
+      case .startSecondFactorSignIn(let p, let f, let proof):
+        (pending, factor) = (p, f)
+        guard case .intent(.sendSecondFactorCode(f, proof)) = event else {
+          out.append(
+            Violation(
+              .secondFactorAnsweredOnce, "a code was texted for \(f) without the app asking"))
+          continue
+        }
+      case .finalizeSecondFactorSignIn(let p, let f, let info, let code):
+        (pending, factor) = (p, f)
+        guard case .intent(.submitSecondFactorCode(f, code)) = event else {
+          out.append(
+            Violation(
+              .secondFactorAnsweredOnce,
+              "a second factor's code was sent for \(f) without the app giving it"))
+          continue
+        }
+        if case .secondFactor(let step) = before.phase,
+          let chosen = step.challenge.factors.first(where: { $0.id == f })
+        {
+          let expected =
+            chosen.kind == .phone ? step.codeSent.map { ($0.factor, $0.sessionInfo) } : nil
+          if chosen.kind == .phone, expected?.0 != f || expected?.1 != info {
+            out.append(
+              Violation(
+                .secondFactorAnsweredOnce,
+                "a phone factor's code was sent without the sessionInfo texted for it"))
+          }
+          if chosen.kind == .totp, info != nil {
+            out.append(
+              Violation(.secondFactorAnsweredOnce, "a TOTP code was sent with a sessionInfo"))
+          }
+        }
+      default: continue
+      }
+      sent += 1
+      guard case .secondFactor(let step) = before.phase, step.request == nil,
+        step.challenge.pendingCredential == pending,
+        step.challenge.factors.contains(where: { $0.id == factor })
+      else {
+        out.append(
+          Violation(
+            .secondFactorAnsweredOnce,
+            "a pending credential was sent outside its own idle challenge, or for a factor it "
+              + "does not offer"))
+        continue
+      }
+    }
+    if sent > 1 {
+      out.append(Violation(.secondFactorAnsweredOnce, "\(sent) second-factor requests in one step"))
+    }
+    guard let answer = event.answer, case .secondFactor(let step) = before.phase,
+      step.request == answer.id
+    else { return }
+    let stillHeld: Bool = {
+      if case .secondFactor(let next) = after.phase {
+        return next.challenge.pendingCredential == step.challenge.pendingCredential
+      }
+      return false
+    }()
+    let ended: Bool
+    switch answer {
+    case .finalizeSecondFactorSignIn(_, .signedIn): ended = true
+    case .finalizeSecondFactorSignIn(_, .requestFailed(let e)),
+      .startSecondFactorSignIn(_, .requestFailed(let e)):
+      ended = e.kind == .sessionDead || challengeEndingCodes.contains(e.code)
+      if e.code == "SESSION_EXPIRED" || e.code == "INVALID_SESSION_INFO",
+        case .secondFactor(let next) = after.phase, next.codeSent != nil
+      {
+        out.append(
+          Violation(
+            .secondFactorAnsweredOnce, "an expired texted code was kept to be sent again"))
+      }
+      if e.code == "INVALID_CODE", !stillHeld {
+        out.append(
+          Violation(
+            .secondFactorAnsweredOnce, "a wrong code ended the challenge (the user may retry)"))
+      }
+    default: ended = false
+    }
+    if ended, stillHeld {
+      out.append(
+        Violation(
+          .secondFactorAnsweredOnce,
+          "\(answer.outcomeName) ended the challenge, yet the machine still holds it"))
+    }
+  }
+
+  /// The answers that end a second-factor challenge (Docs/StateMachine.md and Docs/HTTP.md).
+  static let challengeEndingCodes: Set<String> = [
+    "INVALID_MFA_PENDING_CREDENTIAL", "TOTP_CHALLENGE_TIMEOUT", "INVALID_PENDING_TOKEN",
+    "INVALID_MFA_ENROLLMENT_ID", "MFA_ENROLLMENT_NOT_FOUND", "MISSING_CREDENTIAL",
+    "MISSING_MFA_PENDING_CREDENTIAL",
+  ]
 
   /// The address an email link signs in with, and the address the machine keeps for it.
   static func emailLink(

@@ -122,6 +122,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// kept address changes only when a link is sent (it becomes that link's address), and no
   /// address is kept while a permanent account is signed in.
   case emailLinkAddressKept
+  /// A second-factor challenge is answered one request at a time, only with its own pending
+  /// credential and only with what the app gave (a phone factor's code with the `sessionInfo`
+  /// texted for that factor); a wrong code keeps it; an expired texted code is dropped; a
+  /// session, or an answer that ends it, ends it for good: its credential is never sent again.
+  case secondFactorAnsweredOnce
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -175,6 +180,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .profileUpdateTaken: "a profile update takes the server's name and photo, written once"
     case .emailLinkAddressKept:
       "an email link signs in with the address it was sent to, kept until someone permanent signs in"
+    case .secondFactorAnsweredOnce:
+      "a second factor is answered once at a time, with its own credential, never after it ended"
     }
   }
 

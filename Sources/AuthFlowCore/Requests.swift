@@ -228,7 +228,7 @@ public enum SessionAnswer: Hashable, Codable, Sendable {
 }
 
 /// The answer to `signInWithPassword`: a first factor that may not be the last.
-public enum PasswordSignInAnswer: Hashable, Codable, Sendable {
+public enum PasswordSignInAnswer: Hashable, Sendable {
   /// Firebase signed the user in.
   case signedIn(session: Session)
   /// The password was right and the account has second factors: finish with one of them.
@@ -946,6 +946,41 @@ extension LookupAnswer: Codable {
     case .requestFailed(let e):
       try FlatAnswerJSON.encode(
         Result<Profile, AuthError>.failure(e), success: "accountReloaded", to: encoder)
+    }
+  }
+}
+
+extension PasswordSignInAnswer: Codable {
+  private enum Key: String, CodingKey { case signedIn, secondFactorRequired, requestFailed }
+  private enum Field: String, CodingKey { case session, error }
+
+  // The challenge is written flat, as scenario files spell it:
+  // `{"secondFactorRequired": {"pendingCredential", "factors", "email"}}`.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Key.self)
+    if c.contains(.secondFactorRequired) {
+      self = .secondFactorRequired(
+        challenge: try c.decode(SecondFactorChallenge.self, forKey: .secondFactorRequired))
+    } else if c.contains(.signedIn) {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
+      self = .signedIn(session: try f.decode(Session.self, forKey: .session))
+    } else {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
+      self = .requestFailed(error: try f.decode(AuthError.self, forKey: .error))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    switch self {
+    case .secondFactorRequired(let challenge):
+      try c.encode(challenge, forKey: .secondFactorRequired)
+    case .signedIn(let session):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
+      try f.encode(session, forKey: .session)
+    case .requestFailed(let error):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
+      try f.encode(error, forKey: .error)
     }
   }
 }

@@ -545,6 +545,15 @@ public struct FirebaseAPI: Sendable {
     switch result {
     case .failure(let e): return .failure(e)
     case .success(let json):
+      if json["mfaPendingCredential"] != nil {
+        // A challenge where this request cannot take one (a provider's or an email link's
+        // sign-in): never a session, and said plainly.
+        return .failure(
+          AuthError(
+            code: "SECOND_FACTOR_REQUIRED",
+            message: "the account has second factors; AuthFlow finishes them after a password "
+              + "sign-in only"))
+      }
       // A custom token's answer names no `localId`: its ID token does (`user_id`, `sub`).
       let tokenUid = (json["idToken"] as? String).flatMap(JWTClaims.init)
         .flatMap { $0.string("user_id") ?? $0.string("sub") }
