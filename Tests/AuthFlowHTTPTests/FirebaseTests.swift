@@ -125,6 +125,61 @@ struct FirebaseTests {
   }
 
   @Test(
+    "a first factor's challenge is read defensively: only TOTP and phone factors, never a session",
+    arguments: [
+      ("no mfaInfo", #"{"localId":"u","mfaPendingCredential":"p"}"#, nil),
+      (
+        "a number for the credential", #"{"localId":"u","mfaPendingCredential":42,"mfaInfo":[]}"#,
+        nil
+      ),
+      (
+        "only an email factor",
+        #"{"localId":"u","mfaPendingCredential":"p","mfaInfo":[{"mfaEnrollmentId":"e","emailInfo":{}}]}"#,
+        nil
+      ),
+      (
+        "tokens beside the credential",
+        #"{"localId":"u","idToken":"x","refreshToken":"r","expiresIn":"3600","mfaPendingCredential":"p","mfaInfo":[{"mfaEnrollmentId":"t","totpInfo":{}}]}"#,
+        1
+      ),
+      (
+        "TOTP, phone, an unknown kind and junk",
+        #"{"localId":"u","email":"a@example.com","mfaPendingCredential":"p","mfaInfo":[{"mfaEnrollmentId":"t","totpInfo":{}},{"mfaEnrollmentId":"f","phoneInfo":"+*******1234"},{"mfaEnrollmentId":"x","emailInfo":{}},7,{"totpInfo":{}}]}"#,
+        2
+      ),
+    ] as [(String, String, Int?)])
+  func challenges(name: String, body: String, factors: Int?) async throws {
+    try await standIn.fault(
+      "signInWithPassword", ["status": 200, "body": body, "contentType": "application/json"])
+    let answer = await api.signIn(email: "a@example.com", password: "pw")
+    switch (answer, factors) {
+    case (.secondFactorRequired(let c), let n?):
+      #expect(c.factors.count == n, "\(name)")
+      #expect(c.pendingCredential == "p")
+    case (.requestFailed(let e), nil):
+      #expect(e.code == "UNEXPECTED_RESPONSE", "\(name): \(e)")
+    default:
+      Issue.record("\(name): \(answer)")
+    }
+  }
+
+  @Test(
+    "a finalize answer without tokens, or with an ID token that has no exp, is UNEXPECTED_RESPONSE")
+  func brokenFinalize() async throws {
+    for body in [#"{}"#, #"{"idToken":"not-a-jwt","refreshToken":"r"}"#] {
+      try await standIn.fault(
+        "mfaSignIn:finalize", ["status": 200, "body": body, "contentType": "application/json"])
+      let answer = await api.finalizeSecondFactorSignIn(
+        pendingCredential: "p", factor: "t", sessionInfo: nil, verificationCode: "123456")
+      guard case .requestFailed(let e) = answer else {
+        Issue.record("\(body): \(answer)")
+        continue
+      }
+      #expect(e.code == "UNEXPECTED_RESPONSE", "\(body): \(e)")
+    }
+  }
+
+  @Test(
     "hostile and broken responses become typed errors",
     arguments: [
       ("503 HTML page", 503, "<html><body>Service Unavailable</body></html>", "HTTP_503"),
@@ -464,25 +519,143 @@ struct FirebaseTests {
     #expect(enrolledStatus == 200, "\(enrolled)")
     #expect(enrolled["idToken"] is String)
 
-    // The password alone now gets a challenge; the next code finishes the sign-in.
-    let (_, first) = try await identityToolkit(
-      "v1", "signInWithPassword",
-      ["email": email, "password": "secret-pw-1", "returnSecureToken": true])
-    #expect(first["idToken"] == nil, "no session before the second factor")
-    let pendingCredential = try #require(first["mfaPendingCredential"] as? String)
-    let factors = try #require(first["mfaInfo"] as? [[String: Any]])
-    let enrollmentId = try #require(factors.first?["mfaEnrollmentId"] as? String)
-    let (signedStatus, signed) = try await identityToolkit(
-      "v2", "mfaSignIn:finalize",
+    // The password alone now gets a challenge, through the whole runtime: no session until a
+    // code; a wrong code keeps the challenge; the next code finishes the sign-in.
+    let (device, notes) = await startedRuntime()
+    await device.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await device.settled()
+    guard case .secondFactorRequired(let step, nil) = await device.state else {
+      Issue.record("expected a second factor, got \(await device.state)")
+      return
+    }
+    let factor = try #require(step.challenge.factors.first)
+    #expect(factor.kind == .totp && step.challenge.factors.count == 1)
+    let later = try #require(TOTP.code(base32Secret: secret, at: Date().timeIntervalSince1970))
+    let bad = String(format: "%06d", (Int(later)! + 500_000) % 1_000_000)
+    await device.send(.submitSecondFactorCode(factor: factor.id, verificationCode: bad))
+    await device.settled()
+    #expect(await device.state.kind == .secondFactorRequired, "a wrong code keeps the challenge")
+    await device.send(.submitSecondFactorCode(factor: factor.id, verificationCode: later))
+    await device.settled()
+    let signedIn = try #require(await device.state.session)
+    #expect(await device.state.kind == .firebaseAuthenticated)
+    #expect(signedIn.uid == session.uid)
+    #expect(signedIn.email == email && signedIn.providers == ["password"])
+    // No `expiresIn` in the finalize answer: the ID token's own `exp` is the expiry.
+    #expect(signedIn.expiresAt.seconds > Date().timeIntervalSince1970 + 3000)
+    #expect(secondFactor(of: signedIn) == "totp")
+    for await note in notes {
+      if case .error(let e) = note {
+        #expect(e.code == "INVALID_CODE")
+        break
+      }
+    }
+  }
+
+  @Test(
+    "SMS second factor live: a text needs the app's proof; the texted code finishes the sign-in; an ended challenge goes back to signed out"
+  )
+  func smsSecondFactorLive() async throws {
+    let email = "sms-mfa@example.com"
+    let (runtime, _) = await runtimeWithAccount(email, password: "secret-pw-1")
+    let session = try #require(await runtime.state.session)
+    try await standIn.admin("admin", ["localId": session.uid, "emailVerified": true])
+    let (status, start) = try await identityToolkit(
+      "v2", "mfaEnrollment:start",
       [
-        "mfaPendingCredential": pendingCredential, "mfaEnrollmentId": enrollmentId,
-        "totpVerificationInfo": [
-          "verificationCode": try #require(
-            TOTP.code(base32Secret: secret, at: Date().timeIntervalSince1970))
+        "idToken": session.idToken,
+        "phoneEnrollmentInfo": ["phoneNumber": "+15555550123", "recaptchaToken": "proof"],
+      ])
+    #expect(status == 200, "\(start)")
+    let enrolSession = try #require(
+      (start["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String)
+    let (enrolled, _) = try await identityToolkit(
+      "v2", "mfaEnrollment:finalize",
+      [
+        "idToken": session.idToken, "displayName": "Phone",
+        "phoneVerificationInfo": [
+          "sessionInfo": enrolSession, "code": try await textedCode(enrolSession),
         ],
       ])
-    #expect(signedStatus == 200, "\(signed)")
-    #expect(signed["idToken"] is String)
+    #expect(enrolled == 200)
+
+    let (device, _) = await startedRuntime()
+    await device.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await device.settled()
+    guard case .secondFactorRequired(let step, nil) = await device.state else {
+      Issue.record("expected a second factor, got \(await device.state)")
+      return
+    }
+    let phone = try #require(step.challenge.factors.first)
+    #expect(phone.kind == .phone && phone.phoneHint?.hasSuffix("0123") == true)
+    #expect(phone.phoneHint?.contains("555") == false, "the number is hidden")
+    // Without the app's proof, Firebase texts nothing; the challenge stays.
+    await device.send(.sendSecondFactorCode(factor: phone.id, appVerification: nil))
+    await device.settled()
+    guard case .secondFactorRequired(let still, nil) = await device.state else {
+      Issue.record("expected the challenge to stay, got \(await device.state)")
+      return
+    }
+    #expect(still.codeSent == nil)
+    await device.send(.sendSecondFactorCode(factor: phone.id, appVerification: "recaptcha-proof"))
+    await device.settled()
+    guard case .secondFactorRequired(let sent, nil) = await device.state,
+      let info = sent.codeSent?.sessionInfo
+    else {
+      Issue.record("expected a texted code, got \(await device.state)")
+      return
+    }
+    await device.send(
+      .submitSecondFactorCode(factor: phone.id, verificationCode: try await textedCode(info)))
+    await device.settled()
+    #expect(await device.state.session?.uid == session.uid)
+    #expect(secondFactor(of: try #require(await device.state.session)) == "phone")
+
+    // The same pending credential cannot finish a second sign-in: the server ends it, and the
+    // machine of another device that replays it goes back to signed out.
+    let other = AuthRuntime(
+      interpreter: HTTPInterpreter(
+        firebase: api, consent: AppSuppliedConsent { _, _, _ in .providerCancelled }),
+      store: InMemorySessionStore())
+    await other.start()
+    await other.settled()
+    await other.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await other.settled()
+    guard case .secondFactorRequired(let otherStep, nil) = await other.state else {
+      Issue.record("expected a second factor, got \(await other.state)")
+      return
+    }
+    let spent = try await identityToolkit(
+      "v2", "mfaSignIn:start",
+      [
+        "mfaPendingCredential": step.challenge.pendingCredential, "mfaEnrollmentId": phone.id,
+        "phoneSignInInfo": ["recaptchaToken": "proof"],
+      ])
+    #expect(spent.0 == 400, "a finished challenge's credential is spent")
+    try await standIn.admin("admin", ["localId": session.uid, "disabled": true])
+    await other.send(
+      .sendSecondFactorCode(factor: otherStep.challenge.factors[0].id, appVerification: "p"))
+    await other.settled()
+    #expect(await other.state == .signedOut, "a disabled account ends the challenge")
+  }
+
+  /// The second factor the session's ID token says was used (`firebase.sign_in_second_factor`).
+  func secondFactor(of session: Session) -> String? {
+    guard case .object(let firebase)? = session.claims?.all["firebase"],
+      case .string(let factor)? = firebase["sign_in_second_factor"]
+    else { return nil }
+    return factor
+  }
+
+  /// The code the stand-in texted for `sessionInfo`.
+  func textedCode(_ sessionInfo: String) async throws -> String {
+    let url = URL(string: "http://\(standIn.hostPort)/_standin/verificationCodes")!
+    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
+      let codes = json["verificationCodes"] as? [[String: Any]]
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "verificationCodes") }
+    let text = try #require(codes.first { $0["sessionInfo"] as? String == sessionInfo })
+    return try #require(text["code"] as? String)
   }
 
   @Test(
