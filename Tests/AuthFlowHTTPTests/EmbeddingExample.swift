@@ -43,6 +43,28 @@ final class AuthenticationViewModel {
     }
   }
 
+  /// A sign-in waiting for its second factor: one line per factor the account has.
+  var secondFactorChoices: [String] {
+    guard let prompt = model.secondFactor else { return [] }
+    return prompt.factors.map { factor in
+      switch factor.kind {
+      case .totp: "Code from \(factor.displayName ?? "your authenticator app")"
+      case .phone: "Text a code to \(factor.phoneHint ?? "your phone")"
+      }
+    }
+  }
+
+  /// Goes on with the second factor: a phone factor is texted first (with the app's reCAPTCHA
+  /// proof), then the code the user typed finishes the sign-in.
+  func continueSecondFactor(_ factor: SecondFactor, code: String?, recaptchaToken: String?) {
+    guard let prompt = model.secondFactor else { return }
+    if factor.kind == .phone, prompt.codeSentTo != factor.id {
+      model.sendSecondFactorCode(factor.id, appVerification: recaptchaToken)
+    } else if let code {
+      model.submitSecondFactorCode(code, for: factor.id)
+    }
+  }
+
   /// Calls an API with a fresh ID token (concurrent callers share one refresh).
   func authorizedRequest(_ url: URL) async throws -> URLRequest {
     var request = URLRequest(url: url)
@@ -71,6 +93,9 @@ final class AuthenticationViewModel {
           Button("Move my guest data there") { model.decideMigration(.merge) }
           Button("Switch and drop guest data") { model.decideMigration(.switchWithoutData) }
           Button("Stay a guest") { model.decideMigration(.stayAnonymous) }
+        case .secondFactorRequired:
+          ForEach(viewModel.secondFactorChoices, id: \.self) { Text($0) }
+          Button("Cancel") { model.cancel() }
         case .firebaseAuthenticated:
           Button("Sign out") { model.signOut() }
           Button("Delete account", role: .destructive) { model.deleteAccount() }
