@@ -138,6 +138,11 @@ enum Behaviour {
         {
           allowed = true
         }
+        if case .secondFactor(let step) = before.phase,
+          step.resume == .migrate(choice: .switchWithoutData), bs?.pendingCleanup == nil
+        {
+          allowed = true
+        }
         if Invariants.isRestore(before, event) || Invariants.isStoreChange(event) {
           allowed = true  // As it was stored (by this process earlier, or by another).
         }
@@ -368,7 +373,7 @@ enum Behaviour {
       // A migration's sign-in belongs to the other account: the anonymous user stays. An
       // action code or a custom token carries no session token and may be another account's:
       // its failure is no verdict on this session.
-      if family == .flow, case .migrating = before.phase { return }
+      if family == .flow, Invariants.isMigrating(before) { return }
       var noVerdict = false
       if family == .flow, case .accountFlow(let f) = before.phase, !f.kind.sendsSessionToken {
         noVerdict = true
@@ -1021,7 +1026,7 @@ enum Promises {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ awaitedBefore: Awaited, _ out: inout [Violation]
   ) {
-    guard case .migrating = before.phase, let a = event.answer, a.id == awaitedBefore.flow,
+    guard Invariants.isMigrating(before), let a = event.answer, a.id == awaitedBefore.flow,
       let error = a.error, let anonymous = before.user?.session
     else { return }
     let kept = after.user?.session

@@ -244,6 +244,7 @@ extension Phase {
       switch step.resume {
       case .signIn: return user == nil
       case .reauthenticate: return user?.session.anonymous == false
+      case .migrate: return user?.session.anonymous == true
       }
     case .unlinkingProvider: return user?.session.anonymous == false
     case .emailFlow(let e):
@@ -511,8 +512,11 @@ public enum Invariants {
     return false
   }
 
+  /// Whether a migration's sign-in is under way: in flight, or waiting for the owner's second
+  /// factor.
   static func isMigrating(_ machine: AuthMachine) -> Bool {
     if case .migrating = machine.phase { return true }
+    if case .secondFactor(let step) = machine.phase, case .migrate = step.resume { return true }
     return false
   }
 
@@ -525,6 +529,11 @@ public enum Invariants {
     // A dead session ends; but a failure answering a migration's sign-in is about the other
     // account, never the anonymous user's.
     case (.migrating(let m), .answer(let a)) where a.id == m.request: return false
+    case (.secondFactor(let step), .answer(let a))
+    where isMigrating(before) && a.id == step.request:
+      // The owner's second factor: a session is the migration's end, a failure is about the
+      // owner's account.
+      return a.signedInSession != nil
     case (_, .answer(let a)) where a.error?.kind == .sessionDead: return true
     default: return false
     }

@@ -81,12 +81,15 @@ public enum SecondFactorResume: Hashable, Codable, Sendable {
   /// A reauthentication of the signed-in user: the same user's session is renewed, then the
   /// waiting operation (if any) resumes.
   case reauthenticate(resume: SensitiveOperation?)
+  /// A migration's sign-in to the owner of an anonymous user's provider account: the anonymous
+  /// user stays until the second factor passes, then the migration goes on as `choice` says.
+  case migrate(choice: MigrationChoice)
 
   /// Where the flow returns to when the challenge ends without a session (a cancel, a refused
   /// or expired pending credential).
   var origin: Phase {
     switch self {
-    case .signIn, .reauthenticate(nil): .resting
+    case .signIn, .reauthenticate(nil), .migrate: .resting
     case .reauthenticate(let operation?): .reauthenticationRequired(operation: operation)
     }
   }

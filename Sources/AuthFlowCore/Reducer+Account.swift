@@ -102,6 +102,10 @@ extension AuthMachine {
     switch answer {
     case .signedIn(let s): session = s
     case .credentialAlreadyInUse: return abortDeletion(.unexpectedResponse, fx: &fx)
+    case .secondFactorRequired:
+      // Not finished inside a deletion: the deletion stops, visibly; a reauthentication first
+      // (which finishes second factors) lets it go through.
+      return abortDeletion(Self.secondFactorNotHere, fx: &fx)
     case .requestFailed(let error):
       if error.kind == .sessionDead {
         return signOut(

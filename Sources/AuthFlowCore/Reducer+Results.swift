@@ -29,11 +29,7 @@ extension AuthMachine {
       case .signedIn(let session): signInFinished(.success(session), resume, now: now, fx: &fx)
       case .requestFailed(let error): signInFinished(.failure(error), resume, now: now, fx: &fx)
       case .secondFactorRequired(let challenge):
-        guard !challenge.factors.isEmpty else {
-          // A challenge that offers no way to finish is a broken answer.
-          return signInFinished(.failure(.unexpectedResponse), resume, now: now, fx: &fx)
-        }
-        phase = .secondFactor(SecondFactorStep(challenge: challenge, resume: resume))
+        enterSecondFactor(challenge, resume, fx: &fx)
       }
     case .startSecondFactorSignIn(let id, let a):
       guard case .secondFactor(var step) = phase, step.request == id, step.sendingCode,
@@ -238,8 +234,21 @@ extension AuthMachine {
     case .signIn: signedIn(result, now: now, fx: &fx)
     case .reauthenticate(let operation):
       reauthenticated(result, resume: operation, now: now, fx: &fx)
+    case .migrate(let choice):
+      switch result {
+      case .success(let session): migrated(to: session, choice: choice, now: now, fx: &fx)
+      case .failure(let error):
+        // About the other account: the anonymous user stays, nothing deleted.
+        phase = .resting
+        Self.report(error, &fx)
+      }
     }
   }
+
+  /// A second factor where AuthFlow does not finish one (a deletion's reauthentication, a link).
+  static let secondFactorNotHere = AuthError(
+    code: "SECOND_FACTOR_REQUIRED",
+    message: "the account has second factors: reauthenticate first, then try again")
 
   /// Codes that end a second-factor challenge: the pending credential is expired, unknown or
   /// used up, or the factor is gone; only the first factor again can start a new one.
@@ -257,6 +266,11 @@ extension AuthMachine {
   /// that ended (or an account gone) returns to where the flow started, with the error.
   mutating func secondFactorFailed(_ error: AuthError, step: SecondFactorStep, fx: inout [Effect]) {
     if Self.challengeEnded.contains(error.code) || error.kind == .sessionDead {
+      if case .migrate = step.resume {
+        // About the owner's account: the anonymous user stays signed in, nothing deleted.
+        phase = .resting
+        return Self.report(error, &fx)
+      }
       return fail(error, origin: step.resume.origin, sensitive: nil, fx: &fx)
     }
     var next = step
@@ -326,6 +340,16 @@ extension AuthMachine {
       renewSession(with: session, now: now, fx: &fx)
       phase = .resting
       if let resume { self.resume(resume, now: now, fx: &fx) }
+    case .secondFactorRequired(let challenge):
+      switch flow.purpose {
+      case .signIn: enterSecondFactor(challenge, .signIn, fx: &fx)
+      case .reauthenticate(let resume):
+        enterSecondFactor(challenge, .reauthenticate(resume: resume), fx: &fx)
+      case .upgrade, .link:
+        // A link is made for a signed-in user: Firebase asks no second factor there.
+        phase = origin
+        Self.report(Self.secondFactorNotHere, &fx)
+      }
     case .credentialAlreadyInUse(let conflict, let email):
       guard flow.purpose == .upgrade else {
         // A permanent user's provider account belongs to someone else. Nothing changes.
@@ -407,21 +431,11 @@ extension AuthMachine {
   ) {
     let error: AuthError
     switch answer {
-    case .signedIn(var session):
-      guard let anonymous = user, session.uid != anonymous.session.uid else {
-        phase = .resting  // The "owner" is the anonymous user itself: a broken answer.
-        return Self.report(.unexpectedResponse, &fx)
-      }
-      let old = anonymous.session
-      session.pendingCleanup = AnonymousCleanup(
-        uid: old.uid, idToken: old.idToken, dataMoved: m.choice == .switchWithoutData,
-        refreshToken: old.refreshToken, expiresAt: old.expiresAt)
-      begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
-      phase = .resting
-      if m.choice == .merge {
-        fx.append(.notify(notification: .migrationReady(from: old.uid, to: session.uid)))
-      }
-      return startCleanupIfDue(now: now, fx: &fx)
+    case .signedIn(let session):
+      return migrated(to: session, choice: m.choice, now: now, fx: &fx)
+    case .secondFactorRequired(let challenge):
+      // The owner's account has second factors: the anonymous user waits for them.
+      return enterSecondFactor(challenge, .migrate(choice: m.choice), fx: &fx)
     case .credentialAlreadyInUse:
       error = .unexpectedResponse  // A sign-in without `linkTo` cannot conflict: a broken answer.
     case .requestFailed(let e):
@@ -440,6 +454,40 @@ extension AuthMachine {
     // Any other failure returns to anonymous with nothing deleted.
     phase = .resting
     Self.report(error, &fx)
+  }
+
+  /// Signed in to the owner of the anonymous user's provider account: the owner's session
+  /// begins with the anonymous account's cleanup recorded in it.
+  mutating func migrated(
+    to owner: Session, choice: MigrationChoice, now: Instant, fx: inout [Effect]
+  ) {
+    guard let anonymous = user, owner.uid != anonymous.session.uid else {
+      phase = .resting  // The "owner" is the anonymous user itself: a broken answer.
+      return Self.report(.unexpectedResponse, &fx)
+    }
+    var session = owner
+    let old = anonymous.session
+    session.pendingCleanup = AnonymousCleanup(
+      uid: old.uid, idToken: old.idToken, dataMoved: choice == .switchWithoutData,
+      refreshToken: old.refreshToken, expiresAt: old.expiresAt)
+    begin(session, waiters: anonymous.tokenWaiters, persist: true, now: now, fx: &fx)
+    phase = .resting
+    if choice == .merge {
+      fx.append(.notify(notification: .migrationReady(from: old.uid, to: session.uid)))
+    }
+    startCleanupIfDue(now: now, fx: &fx)
+  }
+
+  /// A first factor answered with a challenge: wait for the second, holding the flow it
+  /// interrupts (a challenge offering no factor is a broken answer).
+  mutating func enterSecondFactor(
+    _ challenge: SecondFactorChallenge, _ resume: SecondFactorResume, fx: inout [Effect]
+  ) {
+    guard !challenge.factors.isEmpty else {
+      phase = resume.origin
+      return Self.report(.unexpectedResponse, &fx)
+    }
+    phase = .secondFactor(SecondFactorStep(challenge: challenge, resume: resume))
   }
 
   /// A request of the current flow failed.

@@ -304,11 +304,13 @@ public enum SignInAnswer: Hashable, Codable, Sendable {
 }
 
 /// The answer to `signInWithIdp`.
-public enum IdPAnswer: Hashable, Codable, Sendable {
+public enum IdPAnswer: Hashable, Sendable {
   /// Firebase signed someone in (or linked the current user).
   case signedIn(session: Session)
   /// The provider account already belongs to another user; `credential` can sign in to it.
   case credentialAlreadyInUse(credential: IdPCredential, email: String?)
+  /// The provider's credential was right and the account has second factors: finish with one.
+  case secondFactorRequired(challenge: SecondFactorChallenge)
   /// The request failed.
   case requestFailed(error: AuthError)
 }
@@ -645,7 +647,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn),
       .finalizeSecondFactorSignIn(_, .signedIn):
       "signedIn"
-    case .signInWithPassword(_, .secondFactorRequired): "secondFactorRequired"
+    case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired):
+      "secondFactorRequired"
     case .startSecondFactorSignIn(_, .secondFactorCodeSent): "secondFactorCodeSent"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
@@ -766,6 +769,7 @@ public enum Answer: Hashable, Sendable {
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
       .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
+      .signInWithIdp(_, .secondFactorRequired),
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed):
       self
     }
@@ -978,6 +982,51 @@ extension PasswordSignInAnswer: Codable {
     case .signedIn(let session):
       var f = c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
       try f.encode(session, forKey: .session)
+    case .requestFailed(let error):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
+      try f.encode(error, forKey: .error)
+    }
+  }
+}
+
+extension IdPAnswer: Codable {
+  private enum Key: String, CodingKey {
+    case signedIn, credentialAlreadyInUse, secondFactorRequired, requestFailed
+  }
+  private enum Field: String, CodingKey { case session, credential, email, error }
+
+  // The challenge is written flat, as scenario files spell it.
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: Key.self)
+    if c.contains(.secondFactorRequired) {
+      self = .secondFactorRequired(
+        challenge: try c.decode(SecondFactorChallenge.self, forKey: .secondFactorRequired))
+    } else if c.contains(.signedIn) {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
+      self = .signedIn(session: try f.decode(Session.self, forKey: .session))
+    } else if c.contains(.credentialAlreadyInUse) {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .credentialAlreadyInUse)
+      self = .credentialAlreadyInUse(
+        credential: try f.decode(IdPCredential.self, forKey: .credential),
+        email: try f.decodeIfPresent(String.self, forKey: .email))
+    } else {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
+      self = .requestFailed(error: try f.decode(AuthError.self, forKey: .error))
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: Key.self)
+    switch self {
+    case .secondFactorRequired(let challenge):
+      try c.encode(challenge, forKey: .secondFactorRequired)
+    case .signedIn(let session):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
+      try f.encode(session, forKey: .session)
+    case .credentialAlreadyInUse(let credential, let email):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .credentialAlreadyInUse)
+      try f.encode(credential, forKey: .credential)
+      try f.encodeIfPresent(email, forKey: .email)
     case .requestFailed(let error):
       var f = c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
       try f.encode(error, forKey: .error)

@@ -257,6 +257,13 @@ public struct FirebaseAPI: Sendable {
       }
       return .requestFailed(error: FirebaseError.parse(message))
     }
+    if case .success(let json) = result, json["mfaPendingCredential"] != nil {
+      // The provider's credential passed; the account has second factors.
+      switch Self.challenge(json) {
+      case .success(let c): return .secondFactorRequired(challenge: c)
+      case .failure(let e): return .requestFailed(error: e)
+      }
+    }
     if case .success(let json) = result, json["needConfirmation"] != nil {
       return .requestFailed(
         error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
@@ -546,13 +553,13 @@ public struct FirebaseAPI: Sendable {
     case .failure(let e): return .failure(e)
     case .success(let json):
       if json["mfaPendingCredential"] != nil {
-        // A challenge where this request cannot take one (a provider's or an email link's
-        // sign-in): never a session, and said plainly.
+        // A challenge where this request cannot take one (an email link's sign-in): never a
+        // session, and said plainly.
         return .failure(
           AuthError(
             code: "SECOND_FACTOR_REQUIRED",
             message: "the account has second factors; AuthFlow finishes them after a password "
-              + "sign-in only"))
+              + "or a provider's sign-in only"))
       }
       // A custom token's answer names no `localId`: its ID token does (`user_id`, `sub`).
       let tokenUid = (json["idToken"] as? String).flatMap(JWTClaims.init)

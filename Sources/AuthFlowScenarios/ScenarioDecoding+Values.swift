@@ -150,24 +150,11 @@ extension JSONReader {
         }
       return ResultTemplate(answer, relativeExpiry: relative)
     case (.signInWithPassword, .secondFactorRequired):
-      let list = try array(f["factors"], join(p, "factors"))
-      guard !list.isEmpty else { throw fail(join(p, "factors"), "give at least one factor") }
-      let factors = try list.enumerated().map { i, v in
-        let fp = "\(join(p, "factors"))[\(i)]"
-        let ff = try object(v, fp, Declarations.secondFactor, what: "a second factor object")
-        return SecondFactor(
-          id: try string(ff["id"], join(fp, "id")),
-          kind: try enumValue(ff["kind"], join(fp, "kind"), SecondFactor.Kind.self),
-          displayName: try optionalString(ff["displayName"], join(fp, "displayName")),
-          phoneHint: try optionalString(ff["phoneHint"], join(fp, "phoneHint")))
-      }
       return ResultTemplate(
-        .signInWithPassword(
-          id,
-          .secondFactorRequired(
-            challenge: SecondFactorChallenge(
-              pendingCredential: try string(f["pendingCredential"], join(p, "pendingCredential")),
-              factors: factors, email: try optionalString(f["email"], join(p, "email"))))))
+        .signInWithPassword(id, .secondFactorRequired(challenge: try challenge(f, p))))
+    case (.signInWithIdp, .secondFactorRequired):
+      return ResultTemplate(
+        .signInWithIdp(id, .secondFactorRequired(challenge: try challenge(f, p))))
     case (.startSecondFactorSignIn, .secondFactorCodeSent):
       return ResultTemplate(
         .startSecondFactorSignIn(
@@ -255,6 +242,24 @@ extension JSONReader {
       // `Vocabulary.answers(for:)` lists a name this switch does not build: a bug here.
       throw fail(p, "\(kind.rawValue) cannot answer \(name.rawValue)")
     }
+  }
+
+  /// A second-factor challenge, from a `secondFactorRequired` answer's fields.
+  func challenge(_ f: [String: JSONValue], _ p: String) throws -> SecondFactorChallenge {
+    let list = try array(f["factors"], join(p, "factors"))
+    guard !list.isEmpty else { throw fail(join(p, "factors"), "give at least one factor") }
+    let factors = try list.enumerated().map { i, v in
+      let fp = "\(join(p, "factors"))[\(i)]"
+      let ff = try object(v, fp, Declarations.secondFactor, what: "a second factor object")
+      return SecondFactor(
+        id: try string(ff["id"], join(fp, "id")),
+        kind: try enumValue(ff["kind"], join(fp, "kind"), SecondFactor.Kind.self),
+        displayName: try optionalString(ff["displayName"], join(fp, "displayName")),
+        phoneHint: try optionalString(ff["phoneHint"], join(fp, "phoneHint")))
+    }
+    return SecondFactorChallenge(
+      pendingCredential: try string(f["pendingCredential"], join(p, "pendingCredential")),
+      factors: factors, email: try optionalString(f["email"], join(p, "email")))
   }
 
   /// The account as the server has it, from an answer's fields.

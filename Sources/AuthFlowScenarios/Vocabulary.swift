@@ -242,7 +242,7 @@ public enum Vocabulary {
     case .providerFailed: "the consent step failed (any request's failure may be spelled this way)"
     case .signedIn: "Firebase signed someone in (or linked the current user)"
     case .secondFactorRequired:
-      "the password was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
+      "the first factor (a password, a provider's credential) was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
     case .secondFactorCodeSent:
       "a code was texted to the phone factor; `sessionInfo` (a secret) finishes with it"
     case .credentialAlreadyInUse:
@@ -377,7 +377,7 @@ public enum Vocabulary {
     case .signInWithPassword: [.signedIn, .secondFactorRequired, .requestFailed]
     case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
-    case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .requestFailed]
+    case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .secondFactorRequired, .requestFailed]
     case .refreshToken: [.tokenRefreshed, .requestFailed]
     case .sendPasswordReset: [.passwordResetSent, .requestFailed]
     case .deleteAccount: [.accountDeleted, .requestFailed]

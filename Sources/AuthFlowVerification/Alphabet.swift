@@ -384,7 +384,7 @@ public enum Alphabet {
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
-    "signInWithIdp": 4, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "signInWithIdp": 5, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
@@ -505,6 +505,14 @@ public enum Alphabet {
         // A conflict answer with nothing to retry with.
         .signInWithIdp(
           id, .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil)),
+        // The account has second factors (a sign-in, a reauthentication, a migration's sign-in
+        // to the owner; a link is never answered so).
+        .signInWithIdp(
+          id,
+          .secondFactorRequired(
+            challenge: SecondFactorChallenge(
+              pendingCredential: world.fresh("mp-"), factors: secondFactors,
+              email: "mike@example.com"))),
       ]
     case .revokeToken:
       out = [.revokeToken(id, .tokenRevoked)]

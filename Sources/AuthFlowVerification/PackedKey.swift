@@ -363,6 +363,9 @@ struct PackedEncoder {
       case .reauthenticate(let o?):
         put(3)
         op(o)
+      case .migrate(let choice):
+        put(4)
+        put(UInt32(MigrationChoice.allCases.firstIndex(of: choice) ?? 0))
       }
       if let r = step.request {
         put(1)
