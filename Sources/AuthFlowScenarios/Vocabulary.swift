@@ -377,7 +377,8 @@ public enum Vocabulary {
     case .signInWithPassword: [.signedIn, .secondFactorRequired, .requestFailed]
     case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
-    case .signInWithIdp: [.signedIn, .credentialAlreadyInUse, .secondFactorRequired, .requestFailed]
+    case .signInWithIdp:
+      [.signedIn, .credentialAlreadyInUse, .secondFactorRequired, .requestFailed]
     case .refreshToken: [.tokenRefreshed, .requestFailed]
     case .sendPasswordReset: [.passwordResetSent, .requestFailed]
     case .deleteAccount: [.accountDeleted, .requestFailed]
