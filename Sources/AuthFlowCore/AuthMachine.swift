@@ -20,6 +20,10 @@ public struct AuthMachine: Hashable, Sendable {
   /// replaces it; once a permanent account is signed in (by the link or any other way) it is
   /// forgotten. It lives in this process only; a relaunch asks the app for it again.
   public internal(set) var emailLinkAddress: String?
+  /// While the user signs in to an account from `accountExists` (the other way in): the
+  /// provider credential to link to it once signed in. A sign-in that ends without a session
+  /// returns to `accountExists` with it.
+  public internal(set) var pendingLink: PendingLink?
 
   /// A machine in `starting`, waiting for `appLaunched`.
   public init(policy: Policy = Policy()) {
@@ -28,6 +32,7 @@ public struct AuthMachine: Hashable, Sendable {
     self.phase = .starting
     self.nextRequestID = 1
     self.emailLinkAddress = nil
+    self.pendingLink = nil
   }
 
   /// Where the machine is, as one value (built on demand from `phase` and `user`).
@@ -72,6 +77,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .updateProfile: .updatingProfile
       }
     case .secondFactor: .secondFactorRequired
+    case .accountExists: .accountExistsWithDifferentCredential
     }
   }
 
@@ -87,6 +93,7 @@ public struct AuthMachine: Hashable, Sendable {
     defer {
       // A link's address serves a sign-in; once a permanent account is in, it has served.
       if emailLinkAddress != nil, user?.session.anonymous == false { emailLinkAddress = nil }
+      if pendingLink != nil { settlePendingLink(after: event, now: now, fx: &effects) }
     }
     switch event {
     case .intent(let intent): handleIntent(intent, now: now, fx: &effects)
@@ -134,7 +141,7 @@ public struct AuthMachine: Hashable, Sendable {
 
 extension AuthMachine: Codable {
   private enum CodingKeys: String, CodingKey {
-    case policy, state, nextRequestID, emailLinkAddress
+    case policy, state, nextRequestID, emailLinkAddress, pendingLink
   }
 
   public init(from decoder: any Decoder) throws {
@@ -143,6 +150,7 @@ extension AuthMachine: Codable {
     (phase, user) = try c.decode(AuthState.self, forKey: .state).split
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
     emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
+    pendingLink = try c.decodeIfPresent(PendingLink.self, forKey: .pendingLink)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -151,6 +159,7 @@ extension AuthMachine: Codable {
     try c.encode(state, forKey: .state)
     try c.encode(nextRequestID, forKey: .nextRequestID)
     try c.encodeIfPresent(emailLinkAddress, forKey: .emailLinkAddress)
+    try c.encodeIfPresent(pendingLink, forKey: .pendingLink)
   }
 }
 
@@ -248,9 +257,12 @@ extension AuthMachine {
 extension AuthMachine {
   /// Puts the machine in this phase with this user and request counter: for model checkers
   /// that rename a state's values. Feeding events is the only other way a machine changes.
-  public mutating func restate(phase: Phase, user: SignedInUser?, nextRequestID: RequestID) {
+  public mutating func restate(
+    phase: Phase, user: SignedInUser?, nextRequestID: RequestID, pendingLink: PendingLink? = nil
+  ) {
     self.phase = phase
     self.user = user
     self.nextRequestID = nextRequestID
+    self.pendingLink = pendingLink
   }
 }

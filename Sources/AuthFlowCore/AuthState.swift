@@ -72,6 +72,10 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// factors), the flow it interrupts, the request in flight (if any) and a texted code's
   /// `sessionInfo`; `user` is the user a reauthentication proves again (nobody for a sign-in).
   case secondFactorRequired(step: SecondFactorStep, user: SignedInUser?)
+  /// A provider's sign-in found an account with the same email that signs in another way
+  /// (Firebase's `needConfirmation`): sign in that way (`link.providers`, as far as Firebase
+  /// says), and the provider's credential is linked to the account; nobody is signed in.
+  case accountExistsWithDifferentCredential(link: PendingLink)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -84,6 +88,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
   case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
+  case accountExistsWithDifferentCredential
 }
 
 extension AuthState {
@@ -150,6 +155,7 @@ extension AuthState {
       case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
       }
     case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
+    case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
     }
   }
 
@@ -213,6 +219,7 @@ extension AuthState {
           AccountFlow(kind: .changeEmail, request: r, operation: .changeEmail(newEmail: e))), u
       )
     case .secondFactorRequired(let step, let u): (.secondFactor(step), u)
+    case .accountExistsWithDifferentCredential(let link): (.accountExists(link), nil)
     }
   }
 
@@ -249,6 +256,7 @@ extension AuthState {
     case .sendingSignInLink: .sendingSignInLink
     case .signingInWithEmailLink: .signingInWithEmailLink
     case .secondFactorRequired: .secondFactorRequired
+    case .accountExistsWithDifferentCredential: .accountExistsWithDifferentCredential
     }
   }
 

@@ -556,6 +556,74 @@ enum Promises {
     profileUpdate(before, event, after, effects, &out)
     emailLink(before, event, after, effects, &out)
     secondFactor(before, event, after, effects, &out)
+    pendingLink(before, event, after, effects, &out)
+  }
+
+  /// The credential kept after Firebase's `needConfirmation` is linked at once to the account
+  /// the user then signs in to, when its email is the credential's, and to nothing else; it never
+  /// signs anyone in; a flow that ends without a session comes back to the wait; a cancel of the
+  /// wait keeps nothing. Restated from Docs/StateMachine.md ("Another way in").
+  static func pendingLink(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    var waiting = before.pendingLink
+    if case .accountExists(let link) = before.phase { waiting = link }
+    guard let link = waiting else { return }
+    let provider = link.credential.provider
+    for case .request(_, .signInWithIdp(let c, nil)) in effects where c == link.credential {
+      out.append(
+        Violation(.pendingCredentialLinked, "the waiting \(provider) credential signed someone in"))
+    }
+    if case .intent(.cancelTapped) = event, case .accountExists = before.phase {
+      if after.pendingLink != nil || after.stateName != .signedOut {
+        out.append(
+          Violation(.pendingCredentialLinked, "a cancelled wait kept the \(provider) credential"))
+      }
+      return
+    }
+    if before.user == nil, after.user == nil, case .resting = after.phase,
+      !Invariants.isStoreChange(event), !isSignOut(event)
+    {
+      out.append(
+        Violation(
+          .pendingCredentialLinked,
+          "a sign-in from the wait ended without a session and dropped the \(provider) credential"))
+    }
+    guard before.user == nil, let session = after.user?.session, !Invariants.isStoreChange(event)
+    else { return }
+    let sameEmail = link.email.map { $0.lowercased() == session.email?.lowercased() } ?? true
+    let linked = effects.contains {
+      switch $0 {
+      case .request(_, .signInWithIdp(let c, let linkTo)):
+        return c == link.credential && linkTo == session.idToken
+      case .request(_, .authorize(let p, .link, _)): return p == provider
+      default: return false
+      }
+    }
+    if sameEmail, !linked {
+      out.append(
+        Violation(
+          .pendingCredentialLinked,
+          "\(session.uid) signed in from the wait and the \(provider) credential was not linked"))
+    }
+    if !sameEmail, linked {
+      out.append(
+        Violation(
+          .pendingCredentialLinked,
+          "the \(provider) credential for \(link.email ?? "?") was linked to \(session.email ?? "an account without an email")"
+        ))
+    }
+    if !sameEmail, !effects.contains(where: { if case .notify = $0 { true } else { false } }) {
+      out.append(
+        Violation(
+          .pendingCredentialLinked, "the \(provider) credential was dropped without a word"))
+    }
+  }
+
+  static func isSignOut(_ event: Event) -> Bool {
+    if case .intent(.signOutTapped) = event { return true }
+    return false
   }
 
   /// A second-factor challenge is answered one request at a time, with its own pending

@@ -127,6 +127,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// texted for that factor); a wrong code keeps it; an expired texted code is dropped; a
   /// session, or an answer that ends it, ends it for good: its credential is never sent again.
   case secondFactorAnsweredOnce
+  /// The provider credential kept after Firebase's `needConfirmation` is linked at once to the
+  /// account the user then signs in to when its email is the credential's, and never to
+  /// another; it never signs anyone in; a sign-in from the wait that ends without a session
+  /// comes back to it; cancelling the wait keeps nothing.
+  case pendingCredentialLinked
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -182,6 +187,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "an email link signs in with the address it was sent to, kept until someone permanent signs in"
     case .secondFactorAnsweredOnce:
       "a second factor is answered once at a time, with its own credential, never after it ended"
+    case .pendingCredentialLinked:
+      "a credential kept after needConfirmation is linked to the account signed in next, and only to it"
     }
   }
 
@@ -220,6 +227,7 @@ extension Phase {
     case .emailFlow(let e): e.request
     case .accountFlow(let f): f.request
     case .secondFactor(let step): step.request
+    case .accountExists: nil
     }
   }
 
@@ -238,6 +246,7 @@ extension Phase {
       }
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
+    case .accountExists: return user == nil
     case .secondFactor(let step):
       // No session while a sign-in waits for its second factor; a reauthentication proves a
       // permanent account again.

@@ -29,6 +29,27 @@ public enum Phase: Hashable, Sendable {
   /// A first factor passed and Firebase asks for a second: the challenge, the flow it
   /// interrupts, and the step in flight.
   case secondFactor(SecondFactorStep)
+  /// A provider's sign-in found an account with the same email that signs in another way:
+  /// waiting for the user to sign in that way, after which the provider is linked to it.
+  case accountExists(PendingLink)
+}
+
+/// A provider credential waiting to be linked to the account that has its email, once the user
+/// signed in to that account the way it has (`accountExists`).
+public struct PendingLink: Hashable, Codable, Sendable {
+  /// The credential the provider's sign-in sent (a secret); linked as it is, or, for a provider
+  /// whose nonce is single-use, by asking the provider again.
+  public var credential: IdPCredential
+  /// The account's email, when Firebase said.
+  public var email: String?
+  /// The ways in the account has, as far as Firebase said (`verifiedProvider`; may be empty).
+  public var providers: [ProviderID]
+
+  public init(credential: IdPCredential, email: String?, providers: [ProviderID]) {
+    self.credential = credential
+    self.email = email
+    self.providers = providers
+  }
 }
 
 /// `secondFactor`: a sign-in half done. The first factor passed; nothing is signed in (or, in a
@@ -414,7 +435,7 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor:
+      .accountFlow, .secondFactor, .accountExists:
       false
     }
   }

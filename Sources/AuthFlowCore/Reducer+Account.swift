@@ -101,7 +101,9 @@ extension AuthMachine {
     let session: Session
     switch answer {
     case .signedIn(let s): session = s
-    case .credentialAlreadyInUse: return abortDeletion(.unexpectedResponse, fx: &fx)
+    case .credentialAlreadyInUse, .accountExistsWithDifferentCredential:
+      // A reauthentication of the account's own provider cannot find another account.
+      return abortDeletion(.unexpectedResponse, fx: &fx)
     case .secondFactorRequired:
       // Not finished inside a deletion: the deletion stops, visibly; a reauthentication first
       // (which finishes second factors) lets it go through.

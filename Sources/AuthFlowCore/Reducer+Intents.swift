@@ -3,6 +3,16 @@
 
 extension AuthMachine {
   mutating func handleIntent(_ intent: Intent, now: Instant, fx: inout [Effect]) {
+    if case .accountExists(let link) = phase {
+      switch intent {
+      case .signInWithEmail, .signInWithProviderTapped, .sendPasswordReset:
+        // The user signs in the way the account has (or resets its password on the way): the
+        // credential waits beside that flow, and comes back here if it ends without a session.
+        pendingLink = link
+        phase = .resting
+      default: break
+      }
+    }
     switch intent {
     case .appLaunched:
       guard case .starting = phase else { return }  // Launch is said once; later ones are noise.
@@ -202,7 +212,8 @@ extension AuthMachine {
       resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
+      .accountExists:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -251,7 +262,8 @@ extension AuthMachine {
     case .resting: resume = nil
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
-      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
+      .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
+      .accountExists:
       return  // Busy: the tap is stale.
     }
     guard let email = session.email else {
@@ -294,7 +306,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor:
+      .accountFlow, .secondFactor, .accountExists:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -322,6 +334,8 @@ extension AuthMachine {
       // At any step, a request in flight included: its answer will be stale, and the pending
       // credential is dropped with the step.
       phase = step.resume.origin
+    case .accountExists:
+      phase = .resting  // The provider's credential is not linked: signed out, nothing kept.
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }

@@ -92,7 +92,7 @@ extension AuthMachine {
         deletionAuthorized(a, provider: provider, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -107,7 +107,7 @@ extension AuthMachine {
         deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists:
         return
       }
     case .refreshToken(let id, let a):
@@ -245,6 +245,32 @@ extension AuthMachine {
     }
   }
 
+  /// After each event, while a provider credential waits to be linked (`pendingLink`): a flow
+  /// that ended without a session returns to `accountExists`; a session this machine signed in
+  /// to the account with the credential's email gets the link at once; any other session (
+  /// another process's, another account's) drops the credential, the latter visibly.
+  mutating func settlePendingLink(after event: Event, now: Instant, fx: inout [Effect]) {
+    guard let link = pendingLink else { return }
+    guard let session = user?.session else {
+      if case .resting = phase {
+        pendingLink = nil
+        phase = .accountExists(link)
+      }
+      return
+    }
+    pendingLink = nil
+    if case .storeChanged = event { return }  // Another process's sign-in, not this flow's.
+    guard case .resting = phase else { return }
+    if let email = link.email, session.email?.lowercased() != email.lowercased() {
+      return Self.report(
+        AuthError(
+          code: "ACCOUNT_MISMATCH",
+          message: "signed in to another account than \(email): \(link.credential.provider) "
+            + "was not linked"), &fx)
+    }
+    resume(.link(credential: link.credential), now: now, fx: &fx)
+  }
+
   /// A second factor where AuthFlow does not finish one (a deletion's reauthentication, a link).
   static let secondFactorNotHere = AuthError(
     code: "SECOND_FACTOR_REQUIRED",
@@ -350,6 +376,16 @@ extension AuthMachine {
         phase = origin
         Self.report(Self.secondFactorNotHere, &fx)
       }
+    case .accountExistsWithDifferentCredential(let email, let providers):
+      guard flow.purpose == .signIn else {
+        // Only a sign-in looks for an account by email; anything else is reported.
+        phase = origin
+        return Self.report(AuthError(code: "NEED_CONFIRMATION", message: email), &fx)
+      }
+      // Sign in the way the account has, then the credential is linked to it.
+      pendingLink = nil
+      phase = .accountExists(
+        PendingLink(credential: credential, email: email, providers: providers))
     case .credentialAlreadyInUse(let conflict, let email):
       guard flow.purpose == .upgrade else {
         // A permanent user's provider account belongs to someone else. Nothing changes.
@@ -438,6 +474,9 @@ extension AuthMachine {
       return enterSecondFactor(challenge, .migrate(choice: m.choice), fx: &fx)
     case .credentialAlreadyInUse:
       error = .unexpectedResponse  // A sign-in without `linkTo` cannot conflict: a broken answer.
+    case .accountExistsWithDifferentCredential(let email, _):
+      // The owner has the credential's account: Firebase cannot find another. The guest stays.
+      error = AuthError(code: "NEED_CONFIRMATION", message: email)
     case .requestFailed(let e):
       error = e
     }

@@ -311,6 +311,9 @@ public enum IdPAnswer: Hashable, Sendable {
   case credentialAlreadyInUse(credential: IdPCredential, email: String?)
   /// The provider's credential was right and the account has second factors: finish with one.
   case secondFactorRequired(challenge: SecondFactorChallenge)
+  /// Another account has the credential's email and signs in another way (`needConfirmation`):
+  /// `email` and the ways in it has (`providers`, as far as Firebase says). No session.
+  case accountExistsWithDifferentCredential(email: String?, providers: [ProviderID])
   /// The request failed.
   case requestFailed(error: AuthError)
 }
@@ -649,6 +652,8 @@ public enum Answer: Hashable, Sendable {
       "signedIn"
     case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired):
       "secondFactorRequired"
+    case .signInWithIdp(_, .accountExistsWithDifferentCredential):
+      "accountExistsWithDifferentCredential"
     case .startSecondFactorSignIn(_, .secondFactorCodeSent): "secondFactorCodeSent"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
@@ -770,6 +775,7 @@ public enum Answer: Hashable, Sendable {
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
       .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
       .signInWithIdp(_, .secondFactorRequired),
+      .signInWithIdp(_, .accountExistsWithDifferentCredential),
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed):
       self
     }
@@ -991,9 +997,10 @@ extension PasswordSignInAnswer: Codable {
 
 extension IdPAnswer: Codable {
   private enum Key: String, CodingKey {
-    case signedIn, credentialAlreadyInUse, secondFactorRequired, requestFailed
+    case signedIn, credentialAlreadyInUse, secondFactorRequired, accountExistsWithDifferentCredential
+    case requestFailed
   }
-  private enum Field: String, CodingKey { case session, credential, email, error }
+  private enum Field: String, CodingKey { case session, credential, email, providers, error }
 
   // The challenge is written flat, as scenario files spell it.
   public init(from decoder: any Decoder) throws {
@@ -1004,6 +1011,11 @@ extension IdPAnswer: Codable {
     } else if c.contains(.signedIn) {
       let f = try c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
       self = .signedIn(session: try f.decode(Session.self, forKey: .session))
+    } else if c.contains(.accountExistsWithDifferentCredential) {
+      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .accountExistsWithDifferentCredential)
+      self = .accountExistsWithDifferentCredential(
+        email: try f.decodeIfPresent(String.self, forKey: .email),
+        providers: try f.decodeIfPresent([ProviderID].self, forKey: .providers) ?? [])
     } else if c.contains(.credentialAlreadyInUse) {
       let f = try c.nestedContainer(keyedBy: Field.self, forKey: .credentialAlreadyInUse)
       self = .credentialAlreadyInUse(
@@ -1023,6 +1035,10 @@ extension IdPAnswer: Codable {
     case .signedIn(let session):
       var f = c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
       try f.encode(session, forKey: .session)
+    case .accountExistsWithDifferentCredential(let email, let providers):
+      var f = c.nestedContainer(keyedBy: Field.self, forKey: .accountExistsWithDifferentCredential)
+      try f.encodeIfPresent(email, forKey: .email)
+      try f.encode(providers, forKey: .providers)
     case .credentialAlreadyInUse(let credential, let email):
       var f = c.nestedContainer(keyedBy: Field.self, forKey: .credentialAlreadyInUse)
       try f.encode(credential, forKey: .credential)

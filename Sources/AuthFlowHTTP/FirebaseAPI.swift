@@ -265,8 +265,14 @@ public struct FirebaseAPI: Sendable {
       }
     }
     if case .success(let json) = result, json["needConfirmation"] != nil {
-      return .requestFailed(
-        error: AuthError(code: "NEED_CONFIRMATION", message: json["email"] as? String))
+      // Another account has the email and signs in another way: no session. The credential
+      // the machine sent is the one it will link once the user signed in that way.
+      let listed: [Any] = json["verifiedProvider"] as? [Any] ?? []
+      let providers: [ProviderID] = listed.prefix(32).compactMap { (value: Any) -> ProviderID? in
+        Self.nonEmpty(value).map { ProviderID($0) }
+      }
+      return .accountExistsWithDifferentCredential(
+        email: Self.nonEmpty(json["email"]), providers: providers)
     }
     switch await session(from: result, anonymous: false) {
     case .failure(let e): return .requestFailed(error: e)

@@ -80,7 +80,7 @@ public final class AuthModel {
       true
     case .secondFactorRequired(let step, _): step.request != nil
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
-      .reauthenticationRequired:
+      .reauthenticationRequired, .accountExistsWithDifferentCredential:
       false
     }
   }

@@ -152,6 +152,14 @@ extension JSONReader {
     case (.signInWithPassword, .secondFactorRequired):
       return ResultTemplate(
         .signInWithPassword(id, .secondFactorRequired(challenge: try challenge(f, p))))
+    case (.signInWithIdp, .accountExistsWithDifferentCredential):
+      return ResultTemplate(
+        .signInWithIdp(
+          id,
+          .accountExistsWithDifferentCredential(
+            email: try optionalString(f["email"], join(p, "email")),
+            providers: try (f["providers"].map { try strings($0, join(p, "providers")) } ?? [])
+              .map { ProviderID($0) })))
     case (.signInWithIdp, .secondFactorRequired):
       return ResultTemplate(
         .signInWithIdp(id, .secondFactorRequired(challenge: try challenge(f, p))))

@@ -25,7 +25,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case credentialAlreadyInUse, requestFailed, tokenRefreshed, accountDeleted, passwordResetSent
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
-  case secondFactorRequired, secondFactorCodeSent
+  case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -109,6 +109,11 @@ public enum Vocabulary {
         .optional("email", string),
       ]
     case .secondFactorCodeSent: [FieldSpec("sessionInfo", string)]
+    case .accountExistsWithDifferentCredential:
+      [
+        .optional("email", string),
+        .optional("providers", ##"{ "type": "array", "items": { "type": "string" } }"##),
+      ]
     case .credentialAlreadyInUse:
       [
         FieldSpec("credential", ##"{ "$ref": "#/$defs/conflictCredential" }"##),
@@ -243,6 +248,8 @@ public enum Vocabulary {
     case .signedIn: "Firebase signed someone in (or linked the current user)"
     case .secondFactorRequired:
       "the first factor (a password, a provider's credential) was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
+    case .accountExistsWithDifferentCredential:
+      "another account has the credential's `email` and signs in another way (`providers`, as far as Firebase says; Firebase's `needConfirmation`): no session; a sign-in waits in `accountExistsWithDifferentCredential`"
     case .secondFactorCodeSent:
       "a code was texted to the phone factor; `sessionInfo` (a secret) finishes with it"
     case .credentialAlreadyInUse:
@@ -378,7 +385,10 @@ public enum Vocabulary {
     case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp:
-      [.signedIn, .credentialAlreadyInUse, .secondFactorRequired, .requestFailed]
+      [
+        .signedIn, .credentialAlreadyInUse, .secondFactorRequired,
+        .accountExistsWithDifferentCredential, .requestFailed,
+      ]
     case .refreshToken: [.tokenRefreshed, .requestFailed]
     case .sendPasswordReset: [.passwordResetSent, .requestFailed]
     case .deleteAccount: [.accountDeleted, .requestFailed]

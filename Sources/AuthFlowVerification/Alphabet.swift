@@ -139,6 +139,11 @@ public enum Alphabet {
       return [
         .reauthenticateTapped(), .reauthenticateWithPassword(password: "pw-1"), .cancelTapped,
       ]
+    case .accountExistsWithDifferentCredential:
+      return [
+        .signInWithEmail(email: "mike@example.com", password: "pw-1"),
+        .signInWithProviderTapped(provider: .apple), .cancelTapped, token,
+      ]
     case .secondFactorRequired:
       return [
         .sendSecondFactorCode(factor: secondFactors[1].id, appVerification: nil),
@@ -230,6 +235,7 @@ public enum Alphabet {
         case .sendSignInLink: kind = .sendSignInLink
         case .linkSignIn: kind = .signInWithEmailLink
         }
+      case .accountExists: kind = nil
       case .secondFactor(let step):
         kind =
           step.request == nil
@@ -384,7 +390,7 @@ public enum Alphabet {
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
-    "signInWithIdp": 5, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "signInWithIdp": 6, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
@@ -505,6 +511,10 @@ public enum Alphabet {
         // A conflict answer with nothing to retry with.
         .signInWithIdp(
           id, .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil)),
+        // Another account has the credential's email and signs in with a password (only a
+        // sign-in is answered so; anything else reports it).
+        .signInWithIdp(
+          id, .accountExistsWithDifferentCredential(email: "mike@example.com", providers: ["password"])),
         // The account has second factors (a sign-in, a reauthentication, a migration's sign-in
         // to the owner; a link is never answered so).
         .signInWithIdp(

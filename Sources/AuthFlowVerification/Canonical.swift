@@ -38,7 +38,12 @@ public struct AbstractState: Hashable, Sendable {
     // The phase first, then the user, then the store: the order in which names are handed out.
     let phase = m.phase(machine.phase)
     let user = machine.user.map { m.user($0) }
-    machine.restate(phase: phase, user: user, nextRequestID: 10)
+    let link = machine.pendingLink.map { l -> PendingLink in
+      var l = l
+      l.credential = m.credential(l.credential)
+      return l
+    }
+    machine.restate(phase: phase, user: user, nextRequestID: 10, pendingLink: link)
     self.machine = machine
     timers = world.timers.map { Instant(max(0, $0 - world.now)) }
     switch Self.storeView(world) {
@@ -215,6 +220,9 @@ struct Canonicalizer {
     case .accountFlow(var f):
       f.request = id(f.request)
       return .accountFlow(f)
+    case .accountExists(var link):
+      link.credential = credential(link.credential)
+      return .accountExists(link)
     case .secondFactor(var step):
       step.challenge.pendingCredential = token(step.challenge.pendingCredential)
       if case .reauthenticate(let o?) = step.resume { step.resume = .reauthenticate(resume: op(o)) }

@@ -53,6 +53,16 @@ extension PackedEncoder {
       put(0)
     }
     string(machine.emailLinkAddress)
+    pendingLink(machine.pendingLink)
+  }
+
+  mutating func pendingLink(_ link: PendingLink?) {
+    guard let link else { return put(0) }
+    put(1)
+    credential(link.credential)
+    string(link.email)
+    put(UInt32(link.providers.count))
+    for p in link.providers { string(p.rawValue) }
   }
 
   /// The store, only where it can differ from the machine's session (see `AbstractState`).
@@ -346,6 +356,9 @@ struct PackedEncoder {
       } else {
         put(0)
       }
+    case .accountExists(let link):
+      put(14)
+      pendingLink(link)
     case .secondFactor(let step):
       put(13)
       token(step.challenge.pendingCredential)
