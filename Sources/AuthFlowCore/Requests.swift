@@ -997,7 +997,8 @@ extension PasswordSignInAnswer: Codable {
 
 extension IdPAnswer: Codable {
   private enum Key: String, CodingKey {
-    case signedIn, credentialAlreadyInUse, secondFactorRequired, accountExistsWithDifferentCredential
+    case signedIn, credentialAlreadyInUse, secondFactorRequired,
+      accountExistsWithDifferentCredential
     case requestFailed
   }
   private enum Field: String, CodingKey { case session, credential, email, providers, error }
@@ -1012,7 +1013,8 @@ extension IdPAnswer: Codable {
       let f = try c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
       self = .signedIn(session: try f.decode(Session.self, forKey: .session))
     } else if c.contains(.accountExistsWithDifferentCredential) {
-      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .accountExistsWithDifferentCredential)
+      let f = try c.nestedContainer(
+        keyedBy: Field.self, forKey: .accountExistsWithDifferentCredential)
       self = .accountExistsWithDifferentCredential(
         email: try f.decodeIfPresent(String.self, forKey: .email),
         providers: try f.decodeIfPresent([ProviderID].self, forKey: .providers) ?? [])

@@ -514,7 +514,8 @@ public enum Alphabet {
         // Another account has the credential's email and signs in with a password (only a
         // sign-in is answered so; anything else reports it).
         .signInWithIdp(
-          id, .accountExistsWithDifferentCredential(email: "mike@example.com", providers: ["password"])),
+          id,
+          .accountExistsWithDifferentCredential(email: "mike@example.com", providers: ["password"])),
         // The account has second factors (a sign-in, a reauthentication, a migration's sign-in
         // to the owner; a link is never answered so).
         .signInWithIdp(
