@@ -248,11 +248,11 @@ extension Phase {
     case .reauthenticationRequired, .deletingAccount: return user != nil
     case .accountExists: return user == nil
     case .secondFactor(let step):
-      // No session while a sign-in waits for its second factor; a reauthentication proves a
-      // permanent account again.
+      // No session while a sign-in waits for its second factor; a reauthentication proves the
+      // signed-in user again (a guest's too, as a provider's reauthentication does).
       switch step.resume {
       case .signIn: return user == nil
-      case .reauthenticate: return user?.session.anonymous == false
+      case .reauthenticate: return user != nil
       case .migrate: return user?.session.anonymous == true
       }
     case .unlinkingProvider: return user?.session.anonymous == false

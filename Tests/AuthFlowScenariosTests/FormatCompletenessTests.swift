@@ -249,6 +249,8 @@ struct FormatCompletenessTests {
           value =
             #"{"secondFactorRequired": {"pendingCredential": "p", "factors": [{"id": "f", "kind": "totp"}]}}"#
         case .secondFactorCodeSent: value = #"{"secondFactorCodeSent": {"sessionInfo": "s"}}"#
+        case .accountExistsWithDifferentCredential:
+          value = #"{"accountExistsWithDifferentCredential": {"email": "m@example.com"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
           .verificationEmailSent, .signInLinkSent:
           value = "\"\(name)\""
