@@ -141,6 +141,47 @@ struct AppleTests {
     #expect(m.providers == ["microsoft.com"] && m.email == "ana@contoso.example")
   }
 
+  @Test(
+    "an Apple sign-in whose email has a password account waits (needConfirmation); the password signs in and Apple is linked, asked again for a fresh nonce"
+  )
+  func accountExistsLive() async throws {
+    let email = "needs-confirmation@example.com"
+    guard case .signedIn = await api.signUp(email: email, password: "secret-pw-1", linkTo: nil)
+    else {
+      Issue.record("could not create the password account")
+      return
+    }
+    let nonces = NonceSequence()
+    let consent = AppSuppliedConsent { _, _, _ in
+      // Apple does not vouch for this address (no email_verified): Firebase will not attach it.
+      let n = await nonces.next()
+      return .providerSucceeded(
+        credential: IdPCredential(
+          provider: .apple, idToken: fakeAppleToken(sub: "apple-nc", rawNonce: n, email: email),
+          rawNonce: n, authorizationCode: "code-" + n))
+    }
+    let runtime = AuthRuntime(
+      interpreter: HTTPInterpreter(firebase: api, consents: [.apple: consent]),
+      store: InMemorySessionStore())
+    await runtime.start()
+    await runtime.send(.signInWithProviderTapped(provider: .apple))
+    await runtime.settled()
+    guard case .accountExistsWithDifferentCredential(let link) = await runtime.state else {
+      Issue.record("expected the wait, got \(await runtime.state)")
+      return
+    }
+    #expect(link.email == email && link.providers == ["password"])
+    await runtime.send(.signInWithEmail(email: email, password: "wrong-password"))
+    await runtime.settled()
+    #expect(await runtime.state.kind == .accountExistsWithDifferentCredential)
+    await runtime.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await runtime.settled()
+    let session = try #require(await runtime.state.session)
+    #expect(await runtime.state.kind == .firebaseAuthenticated)
+    #expect(Set(session.providers) == ["password", "apple.com"], "\(session.providers)")
+    #expect(await nonces.next() == "nonce-seq-3", "Apple was asked twice: sign-in, then link")
+  }
+
   @Test("deleting an Apple account through the runtime revokes with a fresh code, then deletes")
   func deletionSaga() async throws {
     let nonces = NonceSequence()

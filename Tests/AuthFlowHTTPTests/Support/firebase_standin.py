@@ -738,7 +738,10 @@ def op_signInWithIdp(p, body):
                 # The IdP does not vouch for the address: Firebase will not attach it to the
                 # account that has it; the app must sign in that way first, then link.
                 spend()
-                verified_providers = [x["providerId"] for x in match["providers"]]
+                # What `verifiedProvider` lists is not confirmed (HTTP.md): the account's
+                # providers, and `password` when it has one.
+                verified_providers = (["password"] if match.get("password") else []) + [
+                    x["providerId"] for x in match["providers"]]
                 return dict(response, needConfirmation=True, localId=match["localId"],
                             verifiedProvider=verified_providers)
             if not match.get("emailVerified"):
