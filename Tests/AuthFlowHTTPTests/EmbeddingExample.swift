@@ -38,6 +38,8 @@ final class AuthenticationViewModel {
     case .signedOut: "Welcome"
     case .anonymous: "Guest"
     case .migrationRequired: "This Google account already has data"
+    case .accountExistsWithDifferentCredential(let link):
+      "\(link.email ?? "This email") has an account: sign in to it to add \(link.credential.provider)"
     case .firebaseAuthenticated(let user): user.session.email ?? "Signed in"
     default: "Signing in…"
     }
