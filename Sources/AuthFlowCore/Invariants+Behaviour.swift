@@ -689,6 +689,14 @@ enum Promises {
     if sent > 1 {
       out.append(Violation(.secondFactorAnsweredOnce, "\(sent) second-factor requests in one step"))
     }
+    if case .intent(.cancelTapped) = event, case .secondFactor(let step) = before.phase {
+      // A cancel at any step drops the challenge: back to where the flow started.
+      if case .secondFactor(let next) = after.phase,
+        next.challenge.pendingCredential == step.challenge.pendingCredential
+      {
+        out.append(Violation(.secondFactorAnsweredOnce, "a cancel kept the challenge"))
+      }
+    }
     guard let answer = event.answer, case .secondFactor(let step) = before.phase,
       step.request == answer.id
     else { return }

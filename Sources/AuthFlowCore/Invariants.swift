@@ -125,7 +125,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// A second-factor challenge is answered one request at a time, only with its own pending
   /// credential and only with what the app gave (a phone factor's code with the `sessionInfo`
   /// texted for that factor); a wrong code keeps it; an expired texted code is dropped; a
-  /// session, or an answer that ends it, ends it for good: its credential is never sent again.
+  /// session, an answer that ends it, or a cancel ends it for good: its credential is never sent
+  /// again.
   case secondFactorAnsweredOnce
   /// The provider credential kept after Firebase's `needConfirmation` is linked at once to the
   /// account the user then signs in to when its email is the credential's, and never to
