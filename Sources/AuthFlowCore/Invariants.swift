@@ -253,7 +253,7 @@ extension Phase {
       // signed-in user again (a guest's too, as a provider's reauthentication does).
       switch step.resume {
       case .signIn: return user == nil
-      case .reauthenticate: return user != nil
+      case .reauthenticate, .deleteAccount: return user != nil
       case .migrate: return user?.session.anonymous == true
       }
     case .unlinkingProvider: return user?.session.anonymous == false

@@ -105,12 +105,15 @@ public enum SecondFactorResume: Hashable, Codable, Sendable {
   /// A migration's sign-in to the owner of an anonymous user's provider account: the anonymous
   /// user stays until the second factor passes, then the migration goes on as `choice` says.
   case migrate(choice: MigrationChoice)
+  /// A deletion's proof of the user with a fresh `credential`: once the second factor passes,
+  /// the grant is revoked with the credential's code and the account deleted.
+  indirect case deleteAccount(credential: IdPCredential)
 
   /// Where the flow returns to when the challenge ends without a session (a cancel, a refused
   /// or expired pending credential).
   var origin: Phase {
     switch self {
-    case .signIn, .reauthenticate(nil), .migrate: .resting
+    case .signIn, .reauthenticate(nil), .migrate, .deleteAccount: .resting
     case .reauthenticate(let operation?): .reauthenticationRequired(operation: operation)
     }
   }

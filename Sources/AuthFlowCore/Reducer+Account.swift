@@ -104,10 +104,10 @@ extension AuthMachine {
     case .credentialAlreadyInUse, .accountExistsWithDifferentCredential:
       // A reauthentication of the account's own provider cannot find another account.
       return abortDeletion(.unexpectedResponse, fx: &fx)
-    case .secondFactorRequired:
-      // Not finished inside a deletion: the deletion stops, visibly; a reauthentication first
-      // (which finishes second factors) lets it go through.
-      return abortDeletion(Self.secondFactorNotHere, fx: &fx)
+    case .secondFactorRequired(let challenge):
+      // The account has second factors: the deletion waits for one, then goes on with this
+      // credential (its authorization code revokes the grant).
+      return enterSecondFactor(challenge, .deleteAccount(credential: credential), fx: &fx)
     case .requestFailed(let error):
       if error.kind == .sessionDead {
         return signOut(
@@ -115,6 +115,14 @@ extension AuthMachine {
       }
       return abortDeletion(error, fx: &fx)
     }
+    deletionProven(session, credential: credential, now: now, fx: &fx)
+  }
+
+  /// The user proven again for a deletion (by the fresh credential, and a second factor if the
+  /// account has one): revoke the grant with the credential's code, then delete.
+  mutating func deletionProven(
+    _ session: Session, credential: IdPCredential, now: Instant, fx: inout [Effect]
+  ) {
     guard session.uid == user?.session.uid else {
       // Another account answered: never delete it, and never switch users.
       abortDeletion(nil, fx: &fx)

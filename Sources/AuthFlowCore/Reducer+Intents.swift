@@ -332,7 +332,8 @@ extension AuthMachine {
       phase = Self.origin(of: flow.purpose)
     case .secondFactor(let step):
       // At any step, a request in flight included: its answer will be stale, and the pending
-      // credential is dropped with the step.
+      // credential is dropped with the step (a deletion waiting for it stops, its record gone).
+      if case .deleteAccount = step.resume { return abortDeletion(nil, fx: &fx) }
       phase = step.resume.origin
     case .accountExists:
       phase = .resting  // The provider's credential is not linked: signed out, nothing kept.

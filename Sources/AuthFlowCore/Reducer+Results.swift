@@ -234,6 +234,13 @@ extension AuthMachine {
     case .signIn: signedIn(result, now: now, fx: &fx)
     case .reauthenticate(let operation):
       reauthenticated(result, resume: operation, now: now, fx: &fx)
+    case .deleteAccount(let credential):
+      switch result {
+      case .success(let session): deletionProven(session, credential: credential, now: now, fx: &fx)
+      case .failure(let error) where error.kind == .sessionDead:
+        signOut(waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
+      case .failure(let error): abortDeletion(error, fx: &fx)
+      }
     case .migrate(let choice):
       switch result {
       case .success(let session): migrated(to: session, choice: choice, now: now, fx: &fx)
@@ -292,6 +299,14 @@ extension AuthMachine {
   /// that ended (or an account gone) returns to where the flow started, with the error.
   mutating func secondFactorFailed(_ error: AuthError, step: SecondFactorStep, fx: inout [Effect]) {
     if Self.challengeEnded.contains(error.code) || error.kind == .sessionDead {
+      if case .deleteAccount = step.resume {
+        // The deletion stops, visibly (a dead session signs out); nothing was revoked.
+        if error.kind == .sessionDead {
+          return signOut(
+            waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
+        }
+        return abortDeletion(error, fx: &fx)
+      }
       if case .migrate = step.resume {
         // About the owner's account: the anonymous user stays signed in, nothing deleted.
         phase = .resting

@@ -226,6 +226,9 @@ struct Canonicalizer {
     case .secondFactor(var step):
       step.challenge.pendingCredential = token(step.challenge.pendingCredential)
       if case .reauthenticate(let o?) = step.resume { step.resume = .reauthenticate(resume: op(o)) }
+      if case .deleteAccount(let c) = step.resume {
+        step.resume = .deleteAccount(credential: credential(c))
+      }
       step.request = step.request.map { id($0) }
       if let sent = step.codeSent {
         step.codeSent = SentCode(factor: sent.factor, sessionInfo: token(sent.sessionInfo))

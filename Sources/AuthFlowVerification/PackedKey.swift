@@ -379,6 +379,9 @@ struct PackedEncoder {
       case .migrate(let choice):
         put(4)
         put(UInt32(MigrationChoice.allCases.firstIndex(of: choice) ?? 0))
+      case .deleteAccount(let c):
+        put(5)
+        credential(c)
       }
       if let r = step.request {
         put(1)
