@@ -61,7 +61,10 @@ extension AuthMachine {
   /// Gives up a deletion that has deleted nothing: the user stays signed in, the record goes.
   mutating func abortDeletion(_ error: AuthError?, fx: inout [Effect]) {
     phase = .resting
-    if user?.session.pendingDeletion != nil {
+    // A record at its last step says a delete may have reached the server: a transient failure
+    // of a later attempt (a consent step offline) must not forget it.
+    let reachedServer = user?.session.pendingDeletion?.deleting == true
+    if user?.session.pendingDeletion != nil, !(reachedServer && error?.kind.isRetryable == true) {
       user?.session.pendingDeletion = nil
       persist(&fx)
     }

@@ -390,7 +390,7 @@ public enum Alphabet {
 
   static let successCount: [String: Int] = [
     "loadSession": 8, "signUpAnonymously": 1, "authorizeWithGoogle": 3, "authorize": 3,
-    "signInWithIdp": 6, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
+    "signInWithIdp": 7, "signInWithPassword": 2, "signUpWithPassword": 1, "sendPasswordReset": 1,
     "refreshToken": 2, "deleteAccount": 1, "revokeToken": 1, "unlinkProvider": 1,
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
@@ -516,6 +516,10 @@ public enum Alphabet {
         .signInWithIdp(
           id,
           .accountExistsWithDifferentCredential(email: "mike@example.com", providers: ["password"])),
+        // ... or another address than the account the user then signs in to (nothing linked).
+        .signInWithIdp(
+          id,
+          .accountExistsWithDifferentCredential(email: "ana@example.com", providers: ["password"])),
         // The account has second factors (a sign-in, a reauthentication, a migration's sign-in
         // to the owner; a link is never answered so).
         .signInWithIdp(
