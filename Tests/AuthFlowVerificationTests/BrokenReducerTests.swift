@@ -146,7 +146,7 @@ struct BrokenReducerTests {
       default: Broken.dropsWaiters
       }
     var config = PropertyTester.Config()  // a fixed master seed: the figures below are stable
-    config.sequences = 20_000
+    config.sequences = 80_000
     config.reducer = reducer
     config.codingEvery = 0
     let summary = PropertyTester(config).run()
