@@ -961,37 +961,29 @@ extension LookupAnswer: Codable {
 }
 
 extension PasswordSignInAnswer: Codable {
-  private enum Key: String, CodingKey { case signedIn, secondFactorRequired, requestFailed }
-  private enum Field: String, CodingKey { case session, error }
-
-  // The challenge is written flat, as scenario files spell it:
-  // `{"secondFactorRequired": {"pendingCredential", "factors", "email"}}`.
+  // Its three answers are three of a provider's sign-in's, written the same way (the challenge
+  // flat, as scenario files spell it): one JSON form, declared once in `IdPAnswer`'s.
   public init(from decoder: any Decoder) throws {
-    let c = try decoder.container(keyedBy: Key.self)
-    if c.contains(.secondFactorRequired) {
-      self = .secondFactorRequired(
-        challenge: try c.decode(SecondFactorChallenge.self, forKey: .secondFactorRequired))
-    } else if c.contains(.signedIn) {
-      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
-      self = .signedIn(session: try f.decode(Session.self, forKey: .session))
-    } else {
-      let f = try c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
-      self = .requestFailed(error: try f.decode(AuthError.self, forKey: .error))
+    switch try IdPAnswer(from: decoder) {
+    case .signedIn(let s): self = .signedIn(session: s)
+    case .secondFactorRequired(let c): self = .secondFactorRequired(challenge: c)
+    case .requestFailed(let e): self = .requestFailed(error: e)
+    case .credentialAlreadyInUse, .accountExistsWithDifferentCredential:
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath,
+          debugDescription: "a password sign-in has no such answer"))
     }
   }
 
   public func encode(to encoder: any Encoder) throws {
-    var c = encoder.container(keyedBy: Key.self)
-    switch self {
-    case .secondFactorRequired(let challenge):
-      try c.encode(challenge, forKey: .secondFactorRequired)
-    case .signedIn(let session):
-      var f = c.nestedContainer(keyedBy: Field.self, forKey: .signedIn)
-      try f.encode(session, forKey: .session)
-    case .requestFailed(let error):
-      var f = c.nestedContainer(keyedBy: Field.self, forKey: .requestFailed)
-      try f.encode(error, forKey: .error)
-    }
+    let same: IdPAnswer =
+      switch self {
+      case .signedIn(let s): .signedIn(session: s)
+      case .secondFactorRequired(let c): .secondFactorRequired(challenge: c)
+      case .requestFailed(let e): .requestFailed(error: e)
+      }
+    try same.encode(to: encoder)
   }
 }
 
