@@ -230,25 +230,38 @@ extension AuthMachine {
     _ result: Result<Session, AuthError>, _ resume: SecondFactorResume, now: Instant,
     fx: inout [Effect]
   ) {
+    let session: Session
+    switch result {
+    case .success(let s): session = s
+    case .failure(let error): return signInFailed(error, resume, fx: &fx)
+    }
     switch resume {
-    case .signIn: signedIn(result, now: now, fx: &fx)
+    case .signIn: signedIn(.success(session), now: now, fx: &fx)
     case .reauthenticate(let operation):
-      reauthenticated(result, resume: operation, now: now, fx: &fx)
+      reauthenticated(.success(session), resume: operation, now: now, fx: &fx)
     case .deleteAccount(let credential):
-      switch result {
-      case .success(let session): deletionProven(session, credential: credential, now: now, fx: &fx)
-      case .failure(let error) where error.kind == .sessionDead:
-        signOut(waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
-      case .failure(let error): abortDeletion(error, fx: &fx)
+      deletionProven(session, credential: credential, now: now, fx: &fx)
+    case .migrate(let choice): migrated(to: session, choice: choice, now: now, fx: &fx)
+    }
+  }
+
+  /// A sign-in that may have needed a second factor failed for good (its first factor, or a
+  /// challenge that ended): back to where the flow started, with the error.
+  mutating func signInFailed(_ error: AuthError, _ resume: SecondFactorResume, fx: inout [Effect]) {
+    switch resume {
+    case .signIn, .reauthenticate:
+      fail(error, origin: resume.origin, sensitive: nil, fx: &fx)
+    case .deleteAccount:
+      // The deletion stops, visibly (a dead session signs out); nothing was revoked.
+      if error.kind == .sessionDead {
+        return signOut(
+          waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
       }
-    case .migrate(let choice):
-      switch result {
-      case .success(let session): migrated(to: session, choice: choice, now: now, fx: &fx)
-      case .failure(let error):
-        // About the other account: the anonymous user stays, nothing deleted.
-        phase = .resting
-        Self.report(error, &fx)
-      }
+      abortDeletion(error, fx: &fx)
+    case .migrate:
+      // About the owner's account: the anonymous user stays signed in, nothing deleted.
+      phase = .resting
+      Self.report(error, &fx)
     }
   }
 
@@ -299,20 +312,7 @@ extension AuthMachine {
   /// that ended (or an account gone) returns to where the flow started, with the error.
   mutating func secondFactorFailed(_ error: AuthError, step: SecondFactorStep, fx: inout [Effect]) {
     if Self.challengeEnded.contains(error.code) || error.kind == .sessionDead {
-      if case .deleteAccount = step.resume {
-        // The deletion stops, visibly (a dead session signs out); nothing was revoked.
-        if error.kind == .sessionDead {
-          return signOut(
-            waiterError: error, notification: .signedOutAfterError(error: error), fx: &fx)
-        }
-        return abortDeletion(error, fx: &fx)
-      }
-      if case .migrate = step.resume {
-        // About the owner's account: the anonymous user stays signed in, nothing deleted.
-        phase = .resting
-        return Self.report(error, &fx)
-      }
-      return fail(error, origin: step.resume.origin, sensitive: nil, fx: &fx)
+      return signInFailed(error, step.resume, fx: &fx)
     }
     var next = step
     if Self.codeEnded.contains(error.code) { next.codeSent = nil }
