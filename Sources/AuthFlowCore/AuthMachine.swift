@@ -75,9 +75,11 @@ public struct AuthMachine: Hashable, Sendable {
       case .changePassword: .changingPassword
       case .changeEmail: .changingEmail
       case .updateProfile: .updatingProfile
+      case .startTotpEnrollment: .startingTotpEnrollment
       }
     case .secondFactor: .secondFactorRequired
     case .accountExists: .accountExistsWithDifferentCredential
+    case .totpEnrollment: .enrollingTotp
     }
   }
 

@@ -76,6 +76,11 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// (Firebase's `needConfirmation`): sign in that way (`link.providers`, as far as Firebase
   /// says), and the provider's credential is linked to the account; nobody is signed in.
   case accountExistsWithDifferentCredential(link: PendingLink)
+  /// `startTotpEnrollment` in flight: a TOTP secret to enrol is asked for.
+  case startingTotpEnrollment(request: RequestID, user: SignedInUser)
+  /// A TOTP secret is shown; the first code the authenticator app makes with it is awaited, or
+  /// (with `enrollment.request`) being checked by `finalizeTotpEnrollment`.
+  case enrollingTotp(enrollment: TotpEnrollment, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -88,7 +93,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case sendingVerificationEmail, applyingActionCode, checkingActionCode, confirmingPasswordReset
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
   case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
-  case accountExistsWithDifferentCredential
+  case accountExistsWithDifferentCredential, startingTotpEnrollment, enrollingTotp
 }
 
 extension AuthState {
@@ -153,9 +158,12 @@ extension AuthState {
         self = .changingEmail(
           request: f.request, newEmail: f.operation?.newEmail ?? "", user: user ?? .missing)
       case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
+      case .startTotpEnrollment:
+        self = .startingTotpEnrollment(request: f.request, user: user ?? .missing)
       }
     case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
     case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
+    case .totpEnrollment(let e): self = .enrollingTotp(enrollment: e, user: user ?? .missing)
     }
   }
 
@@ -209,6 +217,9 @@ extension AuthState {
       )
     case .updatingProfile(let r, let u):
       (.accountFlow(AccountFlow(kind: .updateProfile, request: r)), u)
+    case .startingTotpEnrollment(let r, let u):
+      (.accountFlow(AccountFlow(kind: .startTotpEnrollment, request: r, operation: .enrollTotp)), u)
+    case .enrollingTotp(let e, let u): (.totpEnrollment(e), u)
     case .sendingSignInLink(let r, let e, let u):
       (.emailFlow(EmailFlow(kind: .sendSignInLink, request: r, email: e)), u)
     case .signingInWithEmailLink(let r, let e, let u):
@@ -257,6 +268,8 @@ extension AuthState {
     case .signingInWithEmailLink: .signingInWithEmailLink
     case .secondFactorRequired: .secondFactorRequired
     case .accountExistsWithDifferentCredential: .accountExistsWithDifferentCredential
+    case .startingTotpEnrollment: .startingTotpEnrollment
+    case .enrollingTotp: .enrollingTotp
     }
   }
 

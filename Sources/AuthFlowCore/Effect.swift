@@ -65,6 +65,8 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   /// was opened on another device, or after a relaunch): ask the user, then send
   /// `signInWithEmailLink` again with it.
   case emailNeededForLink
+  /// An authenticator app is enrolled as a second factor: later sign-ins ask for its code.
+  case totpEnrolled
 }
 
 // MARK: - Names
@@ -79,6 +81,7 @@ extension Effect {
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
     case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
+    case startTotpEnrollment, finalizeTotpEnrollment
     case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -92,7 +95,8 @@ extension Effect {
         .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
         .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
-        .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
+        .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
+        .startTotpEnrollment, .finalizeTotpEnrollment:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -174,6 +178,8 @@ extension Request {
     case .signInWithEmailLink: .signInWithEmailLink
     case .startSecondFactorSignIn: .startSecondFactorSignIn
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
+    case .startTotpEnrollment: .startTotpEnrollment
+    case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     }
   }
 
@@ -187,7 +193,7 @@ extension AuthNotification {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
     case actionCodeApplied, actionCodeChecked, passwordResetConfirmed, passwordChanged
-    case signInLinkSent, emailNeededForLink
+    case signInLinkSent, emailNeededForLink, totpEnrolled
   }
 
   /// The notification's name.
@@ -208,6 +214,7 @@ extension AuthNotification {
     case .passwordChanged: .passwordChanged
     case .signInLinkSent: .signInLinkSent
     case .emailNeededForLink: .emailNeededForLink
+    case .totpEnrolled: .totpEnrolled
     }
   }
 }
@@ -250,6 +257,10 @@ extension Effect: Codable {
     case finalizeSecondFactorSignIn(
       requestId: RequestID, pendingCredential: String, factor: String, sessionInfo: String?,
       verificationCode: String)
+    case startTotpEnrollment(requestId: RequestID, idToken: String)
+    case finalizeTotpEnrollment(
+      requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
+      displayName: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -307,6 +318,11 @@ extension Effect: Codable {
         id,
         .finalizeSecondFactorSignIn(
           pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c))
+    case .startTotpEnrollment(let id, let t): self = .request(id, .startTotpEnrollment(idToken: t))
+    case .finalizeTotpEnrollment(let id, let t, let i, let c, let n):
+      self = .request(
+        id,
+        .finalizeTotpEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -363,6 +379,10 @@ extension Effect: Codable {
       case .finalizeSecondFactorSignIn(let p, let f, let i, let c):
         wire = .finalizeSecondFactorSignIn(
           requestId: id, pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c)
+      case .startTotpEnrollment(let t): wire = .startTotpEnrollment(requestId: id, idToken: t)
+      case .finalizeTotpEnrollment(let t, let i, let c, let n):
+        wire = .finalizeTotpEnrollment(
+          requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

@@ -94,6 +94,12 @@ public enum Intent: Hashable, Sendable {
   /// Finish the sign-in waiting for a second factor with `factor`'s code: an authenticator app's
   /// for a TOTP factor, the texted one for a phone factor (after `sendSecondFactorCode`).
   case submitSecondFactorCode(factor: String, verificationCode: String)
+  /// Enrol an authenticator app (TOTP) as a second factor of the signed-in permanent account:
+  /// Firebase issues a secret to show (it may first ask for a recent sign-in).
+  case enrollTotp
+  /// The first code the authenticator app made with the secret shown: finish the enrolment,
+  /// naming the factor `displayName` ("Authenticator app" when none is given).
+  case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -132,7 +138,7 @@ extension Intent {
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
     case updateProfile, sendSignInLink, signInWithEmailLink, sendSecondFactorCode
-    case submitSecondFactorCode
+    case submitSecondFactorCode, enrollTotp, submitTotpEnrollmentCode
   }
 
   /// The intent's name, as scenario files spell it.
@@ -168,6 +174,8 @@ extension Intent {
     case .signInWithEmailLink: .signInWithEmailLink
     case .sendSecondFactorCode: .sendSecondFactorCode
     case .submitSecondFactorCode: .submitSecondFactorCode
+    case .enrollTotp: .enrollTotp
+    case .submitTotpEnrollmentCode: .submitTotpEnrollmentCode
     }
   }
 
@@ -206,6 +214,8 @@ extension Intent: Codable {
     case signInWithEmailLink(code: String, email: String?)
     case sendSecondFactorCode(factor: String, appVerification: String?)
     case submitSecondFactorCode(factor: String, verificationCode: String)
+    case enrollTotp
+    case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -244,6 +254,9 @@ extension Intent: Codable {
       self = .sendSecondFactorCode(factor: f, appVerification: v)
     case .submitSecondFactorCode(let f, let c):
       self = .submitSecondFactorCode(factor: f, verificationCode: c)
+    case .enrollTotp: self = .enrollTotp
+    case .submitTotpEnrollmentCode(let c, let n):
+      self = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -284,6 +297,9 @@ extension Intent: Codable {
       wire = .sendSecondFactorCode(factor: f, appVerification: v)
     case .submitSecondFactorCode(let f, let c):
       wire = .submitSecondFactorCode(factor: f, verificationCode: c)
+    case .enrollTotp: wire = .enrollTotp
+    case .submitTotpEnrollmentCode(let c, let n):
+      wire = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -64,6 +64,14 @@ public protocol AuthInterpreter: Sendable {
   func finalizeSecondFactorSignIn(
     pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
   ) async -> SessionAnswer
+  /// `mfaEnrollment:start` (v2) with `totpEnrollmentInfo`: a TOTP secret for the account of
+  /// `idToken` to enrol.
+  func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer
+  /// `mfaEnrollment:finalize` (v2) with `totpVerificationInfo`: enrol the secret of the session
+  /// `sessionInfo` with the first code made with it, under `displayName`.
+  func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -132,6 +140,13 @@ extension AuthInterpreter {
         id,
         await finalizeSecondFactorSignIn(
           pendingCredential: pending, factor: factor, sessionInfo: info, verificationCode: code))
+    case .startTotpEnrollment(let token):
+      .startTotpEnrollment(id, await startTotpEnrollment(idToken: token))
+    case .finalizeTotpEnrollment(let token, let info, let code, let name):
+      .finalizeTotpEnrollment(
+        id,
+        await finalizeTotpEnrollment(
+          idToken: token, sessionInfo: info, verificationCode: code, displayName: name))
     }
   }
 }

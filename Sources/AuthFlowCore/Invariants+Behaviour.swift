@@ -443,7 +443,8 @@ enum Behaviour {
     case (.deleteAccount, .deletingAccount): return true
     case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
     case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
-    case (.changePassword, .accountFlow(let f)), (.changeEmail, .accountFlow(let f)):
+    case (.changePassword, .accountFlow(let f)), (.changeEmail, .accountFlow(let f)),
+      (.enrollTotp, .accountFlow(let f)):
       return f.operation == operation
     default: return false
     }
@@ -557,6 +558,90 @@ enum Promises {
     emailLink(before, event, after, effects, &out)
     secondFactor(before, event, after, effects, &out)
     pendingLink(before, event, after, effects, &out)
+    totpEnrollment(before, event, after, effects, &out)
+  }
+
+  /// A TOTP enrolment's secret is sent back only with a code the app gave; enrolled, the new
+  /// tokens are the same user's session and stored at once; a failure keeps the secret unless
+  /// it ended the enrolment session (then rest) or the login is too old (then it waits for a
+  /// reauthentication). Restated from Docs/StateMachine.md ("Enrolling an authenticator app").
+  static func totpEnrollment(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    for case .request(_, .finalizeTotpEnrollment(_, let info, let code, _)) in effects {
+      guard case .intent(.submitTotpEnrollmentCode(let given, _)) = event, given == code,
+        case .totpEnrollment(let e) = before.phase, e.request == nil,
+        e.secret.sessionInfo == info
+      else {
+        out.append(
+          Violation(
+            .totpEnrollmentOutcome, "a TOTP enrolment was finished without a code from the app"))
+        continue
+      }
+    }
+    guard case .answer(let answer) = event, let b = before.user?.session else { return }
+    switch answer {
+    case .startTotpEnrollment(let id, let a):
+      guard case .accountFlow(let f) = before.phase, f.request == id,
+        f.kind == .startTotpEnrollment
+      else { return }
+      switch a {
+      case .totpSecretIssued(let secret):
+        guard case .totpEnrollment(let e) = after.phase, e.secret == secret, e.request == nil
+        else {
+          return out.append(
+            Violation(.totpEnrollmentOutcome, "the issued TOTP secret is not the one shown"))
+        }
+      case .requestFailed(let error):
+        waitsForReauthentication(.totpEnrollmentOutcome, error, .enrollTotp, after, &out)
+      }
+    case .finalizeTotpEnrollment(let id, let a):
+      guard case .totpEnrollment(let e) = before.phase, e.request == id else { return }
+      switch a {
+      case .totpEnrolled(let t):
+        let s = after.user?.session
+        if s?.uid != b.uid || s?.idToken != t.idToken || s?.refreshToken != t.refreshToken {
+          out.append(
+            Violation(
+              .totpEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not taken"))
+        }
+        let stored = effects.contains {
+          if case .persistSession(let p) = $0 { return p.refreshToken == t.refreshToken }
+          return false
+        }
+        if !stored {
+          out.append(
+            Violation(
+              .totpEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not stored"))
+        }
+      case .requestFailed(let error):
+        switch error.kind {
+        case .sessionDead: return  // `sessionDeadEnds` judges it.
+        case .reauthenticate:
+          waitsForReauthentication(.totpEnrollmentOutcome, error, .enrollTotp, after, &out)
+        case .transient, .throttled, .user, .invalidIDToken:
+          let kept: Bool
+          if case .totpEnrollment(let k) = after.phase {
+            kept = k.secret == e.secret && k.request == nil
+          } else {
+            kept = false
+          }
+          let ended = AuthMachine.totpEnrollmentEnded.contains(error.code)
+          if ended, kept || after.stateName != .firebaseAuthenticated {
+            out.append(
+              Violation(
+                .totpEnrollmentOutcome,
+                "\(error.code) ended the enrolment session, and \(after.stateName) followed"))
+          } else if !ended, !kept {
+            out.append(
+              Violation(
+                .totpEnrollmentOutcome, "\(error.code) dropped the TOTP secret still valid"))
+          }
+        }
+      }
+    default: return
+    }
   }
 
   /// The credential kept after Firebase's `needConfirmation` is linked at once to the account

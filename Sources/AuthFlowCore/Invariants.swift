@@ -133,6 +133,12 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// another; it never signs anyone in; a sign-in from the wait that ends without a session
   /// comes back to it; cancelling the wait keeps nothing.
   case pendingCredentialLinked
+  /// A TOTP enrolment shows the secret Firebase issued and sends it back only with a code the
+  /// app gave, one at a time; enrolled, the answer's tokens are the same user's session, stored
+  /// in the same step; a failure that leaves the enrolment session alive keeps the same secret
+  /// for another code, one that ends it (`SESSION_EXPIRED` and its kin) returns to rest, and a
+  /// login too old for either step waits in `reauthenticationRequired` to enrol again.
+  case totpEnrollmentOutcome
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -190,6 +196,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a second factor is answered once at a time, with its own credential, never after it ended"
     case .pendingCredentialLinked:
       "a credential kept after needConfirmation is linked to the account signed in next, and only to it"
+    case .totpEnrollmentOutcome:
+      "a TOTP enrolment keeps its secret until enrolled or ended, and stores the tokens it gets"
     }
   }
 
@@ -229,6 +237,7 @@ extension Phase {
     case .accountFlow(let f): f.request
     case .secondFactor(let step): step.request
     case .accountExists: nil
+    case .totpEnrollment(let e): e.request
     }
   }
 
@@ -248,6 +257,7 @@ extension Phase {
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
     case .accountExists: return user == nil
+    case .totpEnrollment: return user?.session.anonymous == false
     case .secondFactor(let step):
       // No session while a sign-in waits for its second factor; a reauthentication proves the
       // signed-in user again (a guest's too, as a provider's reauthentication does).
@@ -266,7 +276,8 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail, .updateProfile: return user != nil
-      case .changePassword, .changeEmail: return user?.session.anonymous == false
+      case .changePassword, .changeEmail, .startTotpEnrollment:
+        return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true
       }

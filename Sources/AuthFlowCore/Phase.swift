@@ -32,6 +32,24 @@ public enum Phase: Hashable, Sendable {
   /// A provider's sign-in found an account with the same email that signs in another way:
   /// waiting for the user to sign in that way, after which the provider is linked to it.
   case accountExists(PendingLink)
+  /// Enrolling an authenticator app as a second factor: the secret is shown, and the code it
+  /// makes is awaited or being checked.
+  case totpEnrollment(TotpEnrollment)
+}
+
+/// `totpEnrollment`: Firebase issued a TOTP secret for the signed-in account; the app shows it
+/// (as text or as the QR code of `TotpSecret.uri`) and the user types the first code the
+/// authenticator app makes with it.
+public struct TotpEnrollment: Hashable, Codable, Sendable {
+  /// The secret and the enrolment session it belongs to (both secrets).
+  public var secret: TotpSecret
+  /// `finalizeTotpEnrollment` in flight, if any: at most one, so a code is never sent twice.
+  public var request: RequestID?
+
+  public init(secret: TotpSecret, request: RequestID? = nil) {
+    self.secret = secret
+    self.request = request
+  }
 }
 
 /// A provider credential waiting to be linked to the account that has its email, once the user
@@ -262,12 +280,16 @@ public struct AccountFlow: Hashable, Sendable {
     case changeEmail
     /// `updateProfile`: set or remove the display name and photo URL (a signed-in account).
     case updateProfile
+    /// `startTotpEnrollment`: ask for a TOTP secret to enrol (a signed-in permanent account).
+    case startTotpEnrollment
 
     /// Whether the request sends the session's own token, so that a session-dead answer is a
     /// verdict on this session (a code from an email link, or a custom token, is not).
     public var sendsSessionToken: Bool {
       switch self {
-      case .reload, .sendVerificationEmail, .changePassword, .changeEmail, .updateProfile: true
+      case .reload, .sendVerificationEmail, .changePassword, .changeEmail, .updateProfile,
+        .startTotpEnrollment:
+        true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
     }
@@ -276,7 +298,7 @@ public struct AccountFlow: Hashable, Sendable {
     public var isActionCode: Bool {
       switch self {
       case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail,
-        .updateProfile:
+        .updateProfile, .startTotpEnrollment:
         false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
@@ -415,6 +437,9 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   case changePassword(newPassword: String)
   /// Change the account's email, verified first: a link mailed to `newEmail` makes the change.
   case changeEmail(newEmail: String)
+  /// Enrol an authenticator app (TOTP) as a second factor: after a reauthentication it starts
+  /// again with a new secret.
+  case enrollTotp
 }
 
 extension SensitiveOperation {
@@ -438,7 +463,7 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment:
       false
     }
   }

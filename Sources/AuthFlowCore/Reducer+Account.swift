@@ -321,6 +321,39 @@ extension AuthMachine {
     }
   }
 
+  /// `finalizeTotpEnrollment` answered. Enrolled: the new tokens replace the session's (Firebase
+  /// may end its other sessions). A wrong code, or a failure that leaves the enrolment session
+  /// alive, keeps the secret on screen for another code; one that ended it (`SESSION_EXPIRED`
+  /// and its kin) returns to rest, and a login too old for it waits for a reauthentication, then
+  /// starts again with a new secret.
+  mutating func totpEnrollmentAnswered(
+    _ answer: TotpEnrollmentAnswer, enrollment: inout TotpEnrollment, now: Instant,
+    fx: inout [Effect]
+  ) {
+    enrollment.request = nil
+    switch answer {
+    case .totpEnrolled(let tokens):
+      phase = .resting
+      guard var session = user?.session else { return }
+      session.idToken = tokens.idToken
+      session.refreshToken = tokens.refreshToken
+      session.expiresAt = tokens.expiresAt
+      renewSession(with: session, now: now, fx: &fx)
+      fx.append(.notify(notification: .totpEnrolled))
+    case .requestFailed(let error):
+      let ended = Self.totpEnrollmentEnded.contains(error.code)
+      fail(
+        error, origin: ended ? .resting : .totpEnrollment(enrollment), sensitive: .enrollTotp,
+        fx: &fx)
+    }
+  }
+
+  /// Codes with which Firebase ends a TOTP enrolment session: start again for a new secret.
+  static let totpEnrollmentEnded: Set<String> = [
+    "SESSION_EXPIRED", "INVALID_SESSION_INFO", "MISSING_SESSION_INFO",
+    "TOO_MANY_ENROLLMENT_ATTEMPTS", "MFA_ENROLLMENT_ALREADY_COMPLETE",
+  ]
+
   /// `sendEmailChangeVerification` answered: the link is on its way to the new address, and the
   /// session keeps its email until that link is applied (a reload then shows the new one); a
   /// login too old for the change waits for a reauthentication, then resumes.

@@ -130,8 +130,25 @@ extension AuthMachine {
       sendSecondFactorCode(factor, appVerification: proof, fx: &fx)
     case .submitSecondFactorCode(let factor, let code):
       submitSecondFactorCode(factor, code: code, fx: &fx)
+    case .enrollTotp:
+      // Firebase decides who may enrol (a verified email, a recent login); a guest cannot.
+      guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+      sendChange(.enrollTotp, token: session.idToken, fx: &fx)
+    case .submitTotpEnrollmentCode(let code, let name):
+      guard case .totpEnrollment(var enrollment) = phase, enrollment.request == nil,
+        let token = user?.session.idToken
+      else { return }
+      enrollment.request = send(
+        .finalizeTotpEnrollment(
+          idToken: token, sessionInfo: enrollment.secret.sessionInfo, verificationCode: code,
+          displayName: name ?? Self.defaultTotpName),
+        &fx)
+      phase = .totpEnrollment(enrollment)
     }
   }
+
+  /// The name a TOTP factor is enrolled under when the app gives none (Firebase wants one).
+  static let defaultTotpName = "Authenticator app"
 
   /// Text a code to a phone factor of the challenge (again, for a new code).
   mutating func sendSecondFactorCode(
@@ -213,7 +230,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists:
+      .accountExists, .totpEnrollment:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -248,6 +265,9 @@ extension AuthMachine {
     case .changeEmail(let email):
       r = send(.sendEmailChangeVerification(idToken: token, newEmail: email), &fx)
       kind = .changeEmail
+    case .enrollTotp:
+      r = send(.startTotpEnrollment(idToken: token), &fx)
+      kind = .startTotpEnrollment
     case .deleteAccount, .link, .unlink: return
     }
     phase = .accountFlow(AccountFlow(kind: kind, request: r, operation: operation))
@@ -263,7 +283,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists:
+      .accountExists, .totpEnrollment:
       return  // Busy: the tap is stale.
     }
     guard let email = session.email else {
@@ -306,7 +326,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -337,6 +357,9 @@ extension AuthMachine {
       phase = step.resume.origin
     case .accountExists:
       phase = .resting  // The provider's credential is not linked: signed out, nothing kept.
+    case .totpEnrollment(let e):
+      // The secret is dropped; a code already sent cannot be taken back.
+      if e.request == nil { phase = .resting }
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }

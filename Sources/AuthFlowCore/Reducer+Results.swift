@@ -92,7 +92,8 @@ extension AuthMachine {
         deletionAuthorized(a, provider: provider, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
+        .totpEnrollment:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -107,7 +108,8 @@ extension AuthMachine {
         deletionReauthenticated(a, credential: credential, now: now, fx: &fx)
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
-        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists:
+        .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
+        .totpEnrollment:
         return
       }
     case .refreshToken(let id, let a):
@@ -186,6 +188,16 @@ extension AuthMachine {
         return
       }
       profileUpdated(a, fx: &fx)
+    case .startTotpEnrollment(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .startTotpEnrollment
+      else { return }
+      switch a {
+      case .totpSecretIssued(let secret): phase = .totpEnrollment(TotpEnrollment(secret: secret))
+      case .requestFailed(let error): fail(error, origin: .resting, sensitive: .enrollTotp, fx: &fx)
+      }
+    case .finalizeTotpEnrollment(let id, let a):
+      guard case .totpEnrollment(var enrollment) = phase, enrollment.request == id else { return }
+      totpEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
     }
   }
 
@@ -444,7 +456,7 @@ extension AuthMachine {
     case .unlink(let provider):
       let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
       phase = .unlinkingProvider(Unlink(provider: provider, request: r))
-    case .changePassword, .changeEmail:
+    case .changePassword, .changeEmail, .enrollTotp:
       sendChange(operation, token: token, fx: &fx)
     }
   }

@@ -65,6 +65,14 @@ public enum Request: Hashable, Sendable {
   /// factor's (no `sessionInfo`) or the one texted for `sessionInfo`.
   indirect case finalizeSecondFactorSignIn(
     pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String)
+  /// Firebase `mfaEnrollment:start` (v2) with `totpEnrollmentInfo`: a TOTP secret for the
+  /// account of `idToken` to enrol.
+  case startTotpEnrollment(idToken: String)
+  /// Firebase `mfaEnrollment:finalize` (v2) with `totpVerificationInfo`: enrol the secret of the
+  /// enrolment session `sessionInfo` with the first code the authenticator app made with it,
+  /// under `displayName`.
+  indirect case finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -92,6 +100,8 @@ public enum Request: Hashable, Sendable {
     case .signInWithEmailLink: .signInWithEmailLink
     case .startSecondFactorSignIn: .startSecondFactorSignIn
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
+    case .startTotpEnrollment: .startTotpEnrollment
+    case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     }
   }
 }
@@ -105,7 +115,8 @@ extension Request {
     switch self {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
-      .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _):
+      .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _),
+      .startTotpEnrollment(let t), .finalizeTotpEnrollment(let t, _, _, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t),
       .signInWithEmailLink(_, _, let t):
@@ -134,7 +145,8 @@ extension Request {
       .refreshToken, .deleteAccount, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
+      .finalizeTotpEnrollment:
       nil
     }
   }
@@ -164,7 +176,7 @@ extension RequestKind {
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
       .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
       .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
-      .finalizeSecondFactorSignIn:
+      .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment:
       .firebase
     }
   }
@@ -179,7 +191,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case unlinkProvider, lookupAccount, sendVerificationEmail, applyActionCode, checkActionCode
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
   case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
-  case finalizeSecondFactorSignIn
+  case finalizeSecondFactorSignIn, startTotpEnrollment, finalizeTotpEnrollment
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -475,6 +487,74 @@ public enum PasswordChangeAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// A TOTP secret to enrol, as `mfaEnrollment:start` issues it. `sharedSecretKey` and
+/// `sessionInfo` are secrets: the app shows the key (or the QR code of `uri`) to the user only.
+public struct TotpSecret: Hashable, Codable, Sendable {
+  /// The shared secret, base32 (RFC 4648) as Firebase gives it.
+  public var sharedSecretKey: String
+  /// The enrolment session the secret belongs to; `finalizeTotpEnrollment` sends it back.
+  public var sessionInfo: String
+  /// How many digits a code has.
+  public var codeLength: Int
+  /// How many seconds a code lasts.
+  public var periodSeconds: Int
+  /// The HMAC's hash (`SHA1`, as Firebase issues it).
+  public var hashingAlgorithm: String
+
+  public init(
+    sharedSecretKey: String, sessionInfo: String, codeLength: Int = 6, periodSeconds: Int = 30,
+    hashingAlgorithm: String = "SHA1"
+  ) {
+    self.sharedSecretKey = sharedSecretKey
+    self.sessionInfo = sessionInfo
+    self.codeLength = codeLength
+    self.periodSeconds = periodSeconds
+    self.hashingAlgorithm = hashingAlgorithm
+  }
+
+  /// The `otpauth://totp/` URI an authenticator app scans as a QR code: the account's name
+  /// (its email, say) and the issuer (the app's name) label the entry.
+  public func uri(account: String, issuer: String) -> String {
+    // RFC 3986 percent-encoding of everything but the unreserved characters (the core has no
+    // Foundation).
+    func escaped(_ s: String) -> String {
+      let hex = Array("0123456789ABCDEF".utf8)
+      var out: [UInt8] = []
+      for b in s.utf8 {
+        switch b {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+          UInt8(ascii: "_"), UInt8(ascii: "~"):
+          out.append(b)
+        default:
+          out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 15)]]
+        }
+      }
+      return String(decoding: out, as: UTF8.self)
+    }
+    return "otpauth://totp/\(escaped(issuer)):\(escaped(account))"
+      + "?secret=\(escaped(sharedSecretKey))&issuer=\(escaped(issuer))"
+      + "&algorithm=\(escaped(hashingAlgorithm))&digits=\(codeLength)&period=\(periodSeconds)"
+  }
+}
+
+/// The answer to `startTotpEnrollment`.
+public enum TotpSecretAnswer: Hashable, Sendable {
+  /// A secret to show, and the enrolment session it belongs to.
+  case totpSecretIssued(secret: TotpSecret)
+  /// Refused (`UNVERIFIED_EMAIL`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, ...) or not delivered.
+  case requestFailed(error: AuthError)
+}
+
+/// The answer to `finalizeTotpEnrollment`.
+public enum TotpEnrollmentAnswer: Hashable, Sendable {
+  /// Enrolled: Firebase answers with new tokens for the session (its other sessions may end).
+  case totpEnrolled(Tokens)
+  /// Refused (`INVALID_CODE`: the user may try another code; `SESSION_EXPIRED`: start again)
+  /// or not delivered.
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -502,6 +582,8 @@ public enum Answer: Hashable, Sendable {
   case signInWithEmailLink(RequestID, SessionAnswer)
   case startSecondFactorSignIn(RequestID, SecondFactorCodeAnswer)
   case finalizeSecondFactorSignIn(RequestID, SessionAnswer)
+  case startTotpEnrollment(RequestID, TotpSecretAnswer)
+  case finalizeTotpEnrollment(RequestID, TotpEnrollmentAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -530,6 +612,8 @@ public enum Answer: Hashable, Sendable {
     case .signInWithEmailLink: .signInWithEmailLink(id, .requestFailed(error: e))
     case .startSecondFactorSignIn: .startSecondFactorSignIn(id, .requestFailed(error: e))
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn(id, .requestFailed(error: e))
+    case .startTotpEnrollment: .startTotpEnrollment(id, .requestFailed(error: e))
+    case .finalizeTotpEnrollment: .finalizeTotpEnrollment(id, .requestFailed(error: e))
     }
   }
 
@@ -544,7 +628,8 @@ public enum Answer: Hashable, Sendable {
       .confirmPasswordReset(let id, _), .signInWithCustomToken(let id, _),
       .updatePassword(let id, _), .sendEmailChangeVerification(let id, _),
       .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _),
-      .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _):
+      .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _),
+      .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _):
       id
     }
   }
@@ -576,6 +661,8 @@ public enum Answer: Hashable, Sendable {
     case .signInWithEmailLink(_, let a): .signInWithEmailLink(id, a)
     case .startSecondFactorSignIn(_, let a): .startSecondFactorSignIn(id, a)
     case .finalizeSecondFactorSignIn(_, let a): .finalizeSecondFactorSignIn(id, a)
+    case .startTotpEnrollment(_, let a): .startTotpEnrollment(id, a)
+    case .finalizeTotpEnrollment(_, let a): .finalizeTotpEnrollment(id, a)
     }
   }
 
@@ -606,6 +693,8 @@ public enum Answer: Hashable, Sendable {
     case .signInWithEmailLink: .signInWithEmailLink
     case .startSecondFactorSignIn: .startSecondFactorSignIn
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
+    case .startTotpEnrollment: .startTotpEnrollment
+    case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     }
   }
 
@@ -634,6 +723,8 @@ public enum Answer: Hashable, Sendable {
     case .confirmPasswordReset(_, let a): a
     case .updatePassword(_, let a): a
     case .updateProfile(_, let a): a
+    case .startTotpEnrollment(_, let a): a
+    case .finalizeTotpEnrollment(_, let a): a
     }
   }
 
@@ -671,6 +762,8 @@ public enum Answer: Hashable, Sendable {
     case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
     case .updatePassword(_, .passwordChanged): "passwordChanged"
     case .sendSignInLink(_, .signInLinkSent): "signInLinkSent"
+    case .startTotpEnrollment(_, .totpSecretIssued): "totpSecretIssued"
+    case .finalizeTotpEnrollment(_, .totpEnrolled): "totpEnrolled"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
@@ -682,7 +775,8 @@ public enum Answer: Hashable, Sendable {
       .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed),
       .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
       .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
-      .finalizeSecondFactorSignIn(_, .requestFailed):
+      .finalizeSecondFactorSignIn(_, .requestFailed), .startTotpEnrollment(_, .requestFailed),
+      .finalizeTotpEnrollment(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -703,14 +797,17 @@ public enum Answer: Hashable, Sendable {
       .updateProfile(_, .requestFailed(let e)), .sendSignInLink(_, .requestFailed(let e)),
       .signInWithEmailLink(_, .requestFailed(let e)),
       .startSecondFactorSignIn(_, .requestFailed(let e)),
-      .finalizeSecondFactorSignIn(_, .requestFailed(let e)):
+      .finalizeSecondFactorSignIn(_, .requestFailed(let e)),
+      .startTotpEnrollment(_, .requestFailed(let e)),
+      .finalizeTotpEnrollment(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
+      .finalizeTotpEnrollment:
       nil
     }
   }
@@ -728,7 +825,8 @@ public enum Answer: Hashable, Sendable {
       .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
+      .finalizeTotpEnrollment:
       nil
     }
   }
@@ -765,6 +863,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithEmailLink(id, .signedIn(session: session(s)))
     case .finalizeSecondFactorSignIn(let id, .signedIn(let s)):
       .finalizeSecondFactorSignIn(id, .signedIn(session: session(s)))
+    case .finalizeTotpEnrollment(let id, .totpEnrolled(let t)):
+      .finalizeTotpEnrollment(id, .totpEnrolled(tokens(t)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -776,7 +876,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
       .signInWithIdp(_, .secondFactorRequired),
       .signInWithIdp(_, .accountExistsWithDifferentCredential),
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed):
+      .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed),
+      .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed):
       self
     }
   }
@@ -851,6 +952,9 @@ extension Answer: Codable {
       self = .startSecondFactorSignIn(id, try a(SecondFactorCodeAnswer.self))
     case .finalizeSecondFactorSignIn:
       self = .finalizeSecondFactorSignIn(id, try a(SessionAnswer.self))
+    case .startTotpEnrollment: self = .startTotpEnrollment(id, try a(TotpSecretAnswer.self))
+    case .finalizeTotpEnrollment:
+      self = .finalizeTotpEnrollment(id, try a(TotpEnrollmentAnswer.self))
     }
   }
 
@@ -914,6 +1018,48 @@ extension RefreshAnswer: Codable {
     case .requestFailed(let e):
       try FlatAnswerJSON.encode(
         Result<Tokens, AuthError>.failure(e), success: "tokenRefreshed", to: encoder)
+    }
+  }
+}
+
+extension TotpSecretAnswer: Codable {
+  // The secret's fields flat, as scenario files spell them.
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "totpSecretIssued")
+      as Result<TotpSecret, AuthError>
+    {
+    case .success(let s): self = .totpSecretIssued(secret: s)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .totpSecretIssued(let s):
+      try FlatAnswerJSON.encode(.success(s), success: "totpSecretIssued", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<TotpSecret, AuthError>.failure(e), success: "totpSecretIssued", to: encoder)
+    }
+  }
+}
+
+extension TotpEnrollmentAnswer: Codable {
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "totpEnrolled") as Result<Tokens, AuthError>
+    {
+    case .success(let t): self = .totpEnrolled(t)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .totpEnrolled(let t):
+      try FlatAnswerJSON.encode(.success(t), success: "totpEnrolled", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<Tokens, AuthError>.failure(e), success: "totpEnrolled", to: encoder)
     }
   }
 }

@@ -8,7 +8,7 @@ public enum Secrets {
     "idToken", "refreshToken", "accessToken", "password", "linkTo", "rawNonce", "pendingToken",
     "tokenSecret", "sessionId",
     "authorizationCode", "token", "newPassword", "pendingCredential", "sessionInfo",
-    "verificationCode", "appVerification",
+    "verificationCode", "appVerification", "sharedSecretKey",
   ]
 
   /// `‹secret:1a2b›`: a 16-bit FNV-1a fingerprint, enough to tell two secrets apart and far too
@@ -66,6 +66,8 @@ extension TokenResult: RedactedDescription {}
 extension TokenStatus: RedactedDescription {}
 extension SensitiveOperation: RedactedDescription {}
 extension ProviderPurpose: RedactedDescription {}
+extension TotpSecret: RedactedDescription {}
+extension TotpEnrollment: RedactedDescription {}
 
 extension Request: RedactedDescription {
   public func encode(to encoder: any Encoder) throws {

@@ -171,6 +171,75 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `v2/accounts/mfaEnrollment:start` with an empty `totpEnrollmentInfo`: a TOTP secret for
+  /// the account of `idToken`. The answer's `totpSessionInfo` carries the base32 secret, the
+  /// code's length and period, the hash, and the `sessionInfo` that finishes the enrolment (its
+  /// `finalizeEnrollmentTime` is not kept: a late code is answered `SESSION_EXPIRED`).
+  public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
+    let result = await callV2(
+      "mfaEnrollment:start", ["idToken": idToken, "totpEnrollmentInfo": [String: Any]()])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      func number(_ key: String, _ info: [String: Any], _ fallback: Int, _ range: ClosedRange<Int>)
+        -> Int?
+      {
+        guard let value = info[key] else { return fallback }
+        guard let n = Self.seconds(value), n == n.rounded(), n >= Double(range.lowerBound),
+          n <= Double(range.upperBound)
+        else { return nil }
+        return Int(n)
+      }
+      let base32 = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567=abcdefghijklmnopqrstuvwxyz")
+      guard let info = json["totpSessionInfo"] as? [String: Any],
+        let key = Self.nonEmpty(info["sharedSecretKey"]), key.allSatisfy(base32.contains),
+        let sessionInfo = Self.nonEmpty(info["sessionInfo"]),
+        let length = number("verificationCodeLength", info, 6, 1...10),
+        let period = number("periodSec", info, 30, 1...3600)
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "mfaEnrollment:start answered without a usable totpSessionInfo"))
+      }
+      return .totpSecretIssued(
+        secret: TotpSecret(
+          sharedSecretKey: key, sessionInfo: sessionInfo, codeLength: length,
+          periodSeconds: period,
+          hashingAlgorithm: Self.nonEmpty(info["hashingAlgorithm"]) ?? "SHA1"))
+    }
+  }
+
+  /// `v2/accounts/mfaEnrollment:finalize` with `totpVerificationInfo`: the answer carries new
+  /// tokens for the session and no `expiresIn`: the ID token's `exp` stands in.
+  public func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer {
+    let result = await callV2(
+      "mfaEnrollment:finalize",
+      [
+        "idToken": idToken, "displayName": displayName,
+        "totpVerificationInfo": ["sessionInfo": sessionInfo, "verificationCode": verificationCode],
+      ])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let newID = Self.nonEmpty(json["idToken"]),
+        let newRefresh = Self.nonEmpty(json["refreshToken"]),
+        let expiresAt = Self.seconds(json["expiresIn"]).map({ clock() + $0 })
+          ?? JWTClaims(newID)?.number("exp").flatMap({
+            Instant.isValidDuration($0) ? Instant($0) : nil
+          })
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
+      }
+      return .totpEnrolled(Tokens(idToken: newID, refreshToken: newRefresh, expiresAt: expiresAt))
+    }
+  }
+
   /// `v2/accounts/mfaSignIn:finalize`: a TOTP factor sends its enrolment id and the code, a
   /// phone factor the texted code with its `sessionInfo`. The answer carries the tokens and no
   /// `expiresIn` (nor `localId`): the ID token's `exp` and `user_id` stand in.

@@ -76,6 +76,18 @@ public struct HTTPInterpreter: AuthInterpreter {
       verificationCode: verificationCode)
   }
 
+  public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
+    await firebase.startTotpEnrollment(idToken: idToken)
+  }
+
+  public func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer {
+    await firebase.finalizeTotpEnrollment(
+      idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+      displayName: displayName)
+  }
+
   public func signUpWithPassword(email: String, password: String, linkTo: String?) async
     -> SessionAnswer
   {

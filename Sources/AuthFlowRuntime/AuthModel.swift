@@ -76,9 +76,10 @@ public final class AuthModel {
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
       .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
-      .sendingSignInLink, .signingInWithEmailLink:
+      .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment:
       true
     case .secondFactorRequired(let step, _): step.request != nil
+    case .enrollingTotp(let enrollment, _): enrollment.request != nil
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired, .accountExistsWithDifferentCredential:
       false
@@ -93,6 +94,14 @@ public final class AuthModel {
     return SecondFactorPrompt(
       factors: step.challenge.factors, email: step.challenge.email,
       codeSentTo: step.codeSent?.factor, isReauthentication: step.resume != .signIn)
+  }
+
+  /// The TOTP secret of an enrolment under way, if one is: show `sharedSecretKey`, or the QR
+  /// code of `uri(account:issuer:)`, then pass the first code the authenticator app makes to
+  /// `submitTotpEnrollmentCode(_:displayName:)` (or `cancel()`). A secret: never log it.
+  public var totpSecret: TotpSecret? {
+    guard case .enrollingTotp(let enrollment, _) = state else { return nil }
+    return enrollment.secret
   }
 
   /// The signed-in session, if any.
@@ -119,7 +128,8 @@ public final class AuthModel {
     case .userMismatch: lastError = AuthError(code: "USER_MISMATCH")
     case .migrationReady(let from, let to): migration = (from, to)
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
-      .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged:
+      .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged,
+      .totpEnrolled:
       break  // The state shows it (or the app's own notification handler).
     case .signInLinkSent(let email): keepEmailLinkAddress(email)
     case .emailNeededForLink: needsEmailForLink = true
@@ -233,6 +243,17 @@ public final class AuthModel {
   /// Finishes the sign-in waiting for its second factor with `factor`'s code.
   public func submitSecondFactorCode(_ code: String, for factor: String) {
     send(.submitSecondFactorCode(factor: factor, verificationCode: code))
+  }
+
+  /// Enrols an authenticator app as a second factor of the signed-in account: Firebase issues
+  /// a secret (`totpSecret`); a login too old for it shows `reauthenticationRequired` first.
+  public func enrollTotp() { send(.enrollTotp) }
+
+  /// Finishes the enrolment with the first code the authenticator app made with `totpSecret`,
+  /// naming the factor `displayName` ("Authenticator app" when `nil`). A wrong code keeps the
+  /// secret for another try.
+  public func submitTotpEnrollmentCode(_ code: String, displayName: String? = nil) {
+    send(.submitTotpEnrollmentCode(verificationCode: code, displayName: displayName))
   }
 
   /// A valid ID token for an API call.

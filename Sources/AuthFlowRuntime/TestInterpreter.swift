@@ -16,7 +16,8 @@ import AuthFlowCore
 /// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
 /// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
 /// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
-/// `finalizeSecondFactorSignIn`) takes only its own answer
+/// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`) takes only its
+/// own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -219,6 +220,20 @@ public actor TestInterpreter: AuthInterpreter {
     ) { .requestFailed(error: $0) }
   }
 
+  public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
+    await next(.startTotpEnrollment(idToken: idToken)) { .requestFailed(error: $0) }
+  }
+
+  public func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer {
+    await next(
+      .finalizeTotpEnrollment(
+        idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+        displayName: displayName)
+    ) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -244,6 +259,16 @@ extension TestInterpreter.Queue where Answer == PasswordSignInAnswer {
 extension TestInterpreter.Queue where Answer == SecondFactorCodeAnswer {
   /// `startSecondFactorSignIn`.
   public static var startSecondFactorSignIn: Self { Self(kind: .startSecondFactorSignIn) }
+}
+
+extension TestInterpreter.Queue where Answer == TotpSecretAnswer {
+  /// `startTotpEnrollment`.
+  public static var startTotpEnrollment: Self { Self(kind: .startTotpEnrollment) }
+}
+
+extension TestInterpreter.Queue where Answer == TotpEnrollmentAnswer {
+  /// `finalizeTotpEnrollment`.
+  public static var finalizeTotpEnrollment: Self { Self(kind: .finalizeTotpEnrollment) }
 }
 
 extension TestInterpreter.Queue where Answer == SignInLinkAnswer {

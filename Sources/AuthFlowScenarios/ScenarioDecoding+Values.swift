@@ -91,6 +91,11 @@ extension JSONReader {
       return .submitSecondFactorCode(
         factor: try string(f["factor"], join(p, "factor")),
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
+    case .enrollTotp: return .enrollTotp
+    case .submitTotpEnrollmentCode:
+      return .submitTotpEnrollmentCode(
+        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
+        displayName: try optionalString(f["displayName"], join(p, "displayName")))
     case .idTokenRequested:
       return .idTokenRequested(
         requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
@@ -188,21 +193,33 @@ extension JSONReader {
               f["credential"], join(p, "credential"), requireToken: false),
             email: try optionalString(f["email"], join(p, "email")))))
     case (.refreshToken, .tokenRefreshed):
-      let expiry: Instant
-      let relative: Bool
-      switch (f["expiresIn"], f["expiresAt"]) {
-      case (let seconds?, nil):
-        (expiry, relative) = (Instant(try duration(seconds, join(p, "expiresIn"))), true)
-      case (nil, let at?): (expiry, relative) = (try time(at, join(p, "expiresAt")), false)
-      case (nil, nil):
-        throw fail(p, "missing \"expiresIn\" (seconds from delivery) or \"expiresAt\" (ISO 8601)")
-      case (.some, .some):
-        throw fail(p, "give either \"expiresIn\" or \"expiresAt\", not both")
-      }
-      let tokens = Tokens(
-        idToken: try string(f["idToken"], join(p, "idToken")),
-        refreshToken: try string(f["refreshToken"], join(p, "refreshToken")), expiresAt: expiry)
+      let (tokens, relative) = try self.tokens(f, p)
       return ResultTemplate(.refreshToken(id, .tokenRefreshed(tokens)), relativeExpiry: relative)
+    case (.finalizeTotpEnrollment, .totpEnrolled):
+      let (tokens, relative) = try self.tokens(f, p)
+      return ResultTemplate(
+        .finalizeTotpEnrollment(id, .totpEnrolled(tokens)), relativeExpiry: relative)
+    case (.startTotpEnrollment, .totpSecretIssued):
+      func count(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
+        guard let v = f[name] else { return fallback }
+        let n = try integer(v, join(p, name))
+        guard range.contains(n) else {
+          throw fail(
+            join(p, name), "\(n) is out of range (\(range.lowerBound) to \(range.upperBound))")
+        }
+        return n
+      }
+      return ResultTemplate(
+        .startTotpEnrollment(
+          id,
+          .totpSecretIssued(
+            secret: TotpSecret(
+              sharedSecretKey: try string(f["sharedSecretKey"], join(p, "sharedSecretKey")),
+              sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")),
+              codeLength: try count("codeLength", 6, 1...10),
+              periodSeconds: try count("periodSeconds", 30, 1...3600),
+              hashingAlgorithm: try optionalString(
+                f["hashingAlgorithm"], join(p, "hashingAlgorithm")) ?? "SHA1"))))
     case (.deleteAccount, .accountDeleted):
       return ResultTemplate(.deleteAccount(id, .accountDeleted))
     case (.sendPasswordReset, .passwordResetSent):
@@ -250,6 +267,26 @@ extension JSONReader {
       // `Vocabulary.answers(for:)` lists a name this switch does not build: a bug here.
       throw fail(p, "\(kind.rawValue) cannot answer \(name.rawValue)")
     }
+  }
+
+  /// Tokens from an answer's fields; the flag says whether `expiresIn` made the expiry relative
+  /// to delivery.
+  func tokens(_ f: [String: JSONValue], _ p: String) throws -> (Tokens, Bool) {
+    let expiry: Instant
+    let relative: Bool
+    switch (f["expiresIn"], f["expiresAt"]) {
+    case (let seconds?, nil):
+      (expiry, relative) = (Instant(try duration(seconds, join(p, "expiresIn"))), true)
+    case (nil, let at?): (expiry, relative) = (try time(at, join(p, "expiresAt")), false)
+    case (nil, nil):
+      throw fail(p, "missing \"expiresIn\" (seconds from delivery) or \"expiresAt\" (ISO 8601)")
+    case (.some, .some):
+      throw fail(p, "give either \"expiresIn\" or \"expiresAt\", not both")
+    }
+    let tokens = Tokens(
+      idToken: try string(f["idToken"], join(p, "idToken")),
+      refreshToken: try string(f["refreshToken"], join(p, "refreshToken")), expiresAt: expiry)
+    return (tokens, relative)
   }
 
   /// A second-factor challenge, from a `secondFactorRequired` answer's fields.

@@ -26,6 +26,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
   case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
+  case totpSecretIssued, totpEnrolled
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -41,7 +42,7 @@ public enum Vocabulary {
     switch kind {
     case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
       .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested,
-      .sendEmailVerification:
+      .sendEmailVerification, .enrollTotp:
       []
     case .applyActionCode, .checkActionCode: [FieldSpec("code", string)]
     case .confirmPasswordReset: [FieldSpec("code", string), FieldSpec("newPassword", string)]
@@ -59,6 +60,8 @@ public enum Vocabulary {
     case .sendSecondFactorCode: [FieldSpec("factor", string), .optional("appVerification", string)]
     case .submitSecondFactorCode:
       [FieldSpec("factor", string), FieldSpec("verificationCode", string)]
+    case .submitTotpEnrollmentCode:
+      [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .migrationDecided:
       [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
     case .reauthenticateTapped: [.optional("provider", provider)]
@@ -119,7 +122,17 @@ public enum Vocabulary {
         FieldSpec("credential", ##"{ "$ref": "#/$defs/conflictCredential" }"##),
         .optional("email", string),
       ]
-    case .tokenRefreshed:
+    case .totpSecretIssued:
+      [
+        FieldSpec("sharedSecretKey", string), FieldSpec("sessionInfo", string),
+        .optional(
+          "codeLength", ##"{ "type": "integer", "minimum": 1, "maximum": 10, "default": 6 }"##),
+        .optional(
+          "periodSeconds", ##"{ "type": "integer", "minimum": 1, "maximum": 3600, "default": 30 }"##
+        ),
+        .optional("hashingAlgorithm", ##"{ "type": "string", "default": "SHA1" }"##),
+      ]
+    case .tokenRefreshed, .totpEnrolled:
       [
         FieldSpec("idToken", string), FieldSpec("refreshToken", string),
         .optional("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
@@ -159,6 +172,9 @@ public enum Vocabulary {
     case .startSecondFactorSignIn: ["requestId", "pendingCredential", "factor", "appVerification"]
     case .finalizeSecondFactorSignIn:
       ["requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode"]
+    case .startTotpEnrollment: ["requestId", "idToken"]
+    case .finalizeTotpEnrollment:
+      ["requestId", "idToken", "sessionInfo", "verificationCode", "displayName"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -171,7 +187,7 @@ public enum Vocabulary {
   public static func fields(_ kind: AuthNotification.Kind) -> [String] {
     switch kind {
     case .migrationReady: ["from", "to"]
-    case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink: []
+    case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink, .totpEnrolled: []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
@@ -232,6 +248,10 @@ public enum Vocabulary {
       "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof, a reCAPTCHA token, passed through; sent again, a new code"
     case .submitSecondFactorCode:
       "in `secondFactorRequired`, finish the sign-in with `factor`'s `verificationCode`: an authenticator app's (TOTP), or the texted one after `sendSecondFactorCode`"
+    case .enrollTotp:
+      "enrol an authenticator app (TOTP) as a second factor of the signed-in permanent account: Firebase issues a secret, shown in `enrollingTotp`; a login too old for it waits in `reauthenticationRequired`"
+    case .submitTotpEnrollmentCode:
+      "in `enrollingTotp`, finish the enrolment with the first `verificationCode` the authenticator app made with the secret, naming the factor `displayName` (optional, default \"Authenticator app\"); a wrong code keeps the secret for another"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -273,6 +293,10 @@ public enum Vocabulary {
     case .actionCodeApplied:
       "the code was applied and spent: the account of `email` (optional) has its email verified (`emailVerified`, default `true`)"
     case .signInLinkSent: "the sign-in link is on its way"
+    case .totpSecretIssued:
+      "a TOTP secret to enrol: `sharedSecretKey` (base32) and the enrolment's `sessionInfo`, both secrets; `codeLength` (default 6), `periodSeconds` (default 30), `hashingAlgorithm` (default `SHA1`)"
+    case .totpEnrolled:
+      "the authenticator app is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
     case .passwordChanged:
       "the password is the new one; `session` holds the new tokens Firebase answered with (its other sessions end)"
     }
@@ -317,6 +341,10 @@ public enum Vocabulary {
       "Firebase `v2/accounts/mfaSignIn:start {mfaPendingCredential, mfaEnrollmentId, phoneSignInInfo}`: text a code to a phone factor"
     case .finalizeSecondFactorSignIn:
       "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`"
+    case .startTotpEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:start {idToken, totpEnrollmentInfo: {}}`: a TOTP secret to enrol"
+    case .finalizeTotpEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -348,6 +376,8 @@ public enum Vocabulary {
     case .passwordChanged:
       "the signed-in account's password is the new one (its sessions elsewhere end at their next refresh)"
     case .signInLinkSent: "the sign-in link is on its way to `email`"
+    case .totpEnrolled:
+      "an authenticator app is enrolled as a second factor: later sign-ins ask for its code"
     case .emailNeededForLink:
       "a sign-in link was opened but the address it went to is not known here (another device, or a relaunch): ask the user and send `signInWithEmailLink` again with `email`"
     }
@@ -402,6 +432,8 @@ public enum Vocabulary {
     case .updatePassword: [.passwordChanged, .requestFailed]
     case .sendEmailChangeVerification: [.verificationEmailSent, .requestFailed]
     case .updateProfile: [.profileUpdated, .requestFailed]
+    case .startTotpEnrollment: [.totpSecretIssued, .requestFailed]
+    case .finalizeTotpEnrollment: [.totpEnrolled, .requestFailed]
     }
   }
 

@@ -81,6 +81,8 @@ public enum Alphabet {
     .sendSecondFactorCode(factor: secondFactors[1].id, appVerification: nil),
     .submitSecondFactorCode(factor: secondFactors[0].id, verificationCode: "123456"),
     .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
+    // An authenticator app enrolled: the secret asked for, then its first code.
+    .enrollTotp, .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil),
   ]
 
   /// The second factors an account with a second factor has: an authenticator app and a phone.
@@ -128,7 +130,7 @@ public enum Alphabet {
         .sendEmailVerification, .applyActionCode(code: "oob-1"),
         .signInWithCustomToken(token: "ct-1"), .changePassword(newPassword: "pw-4"),
         .reauthenticateWithPassword(password: "pw-1"), .changeEmail(newEmail: "new@example.com"),
-        .updateProfile(change: profileChange),
+        .updateProfile(change: profileChange), .enrollTotp,
       ]
     case .migrationRequired:
       return [
@@ -151,12 +153,17 @@ public enum Alphabet {
         .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
         .cancelTapped, token,
       ]
+    case .enrollingTotp:
+      return [
+        .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil), .cancelTapped,
+        token,
+      ]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
       .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail,
-      .updatingProfile, .sendingSignInLink, .signingInWithEmailLink:
+      .updatingProfile, .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -225,6 +232,7 @@ public enum Alphabet {
         case .changePassword: kind = .updatePassword
         case .changeEmail: kind = .sendEmailChangeVerification
         case .updateProfile: kind = .updateProfile
+        case .startTotpEnrollment: kind = .startTotpEnrollment
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -236,6 +244,7 @@ public enum Alphabet {
         case .linkSignIn: kind = .signInWithEmailLink
         }
       case .accountExists: kind = nil
+      case .totpEnrollment(let e): kind = e.request == nil ? nil : .finalizeTotpEnrollment
       case .secondFactor(let step):
         kind =
           step.request == nil
@@ -386,6 +395,14 @@ public enum Alphabet {
     "finalizeSecondFactorSignIn": [
       "INVALID_CODE", "SESSION_EXPIRED", "TOTP_CHALLENGE_TIMEOUT", "USER_DISABLED",
     ],
+    // No verified email (nothing changes), a login too old (reauthenticate, then start again),
+    // the session dead.
+    "startTotpEnrollment": ["UNVERIFIED_EMAIL", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED"],
+    // A wrong code (the secret stays), the enrolment session over, a login too old, a network
+    // failure (the secret stays).
+    "finalizeTotpEnrollment": [
+      "INVALID_CODE", "SESSION_EXPIRED", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK",
+    ],
   ]
 
   static let successCount: [String: Int] = [
@@ -396,6 +413,7 @@ public enum Alphabet {
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
     "signInWithEmailLink": 1, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
+    "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -669,6 +687,22 @@ public enum Alphabet {
       }
     case .deleteAccount:
       out = [.deleteAccount(id, .accountDeleted)]
+    case .startTotpEnrollment:
+      out = [
+        .startTotpEnrollment(
+          id,
+          .totpSecretIssued(
+            secret: TotpSecret(sharedSecretKey: world.fresh("K"), sessionInfo: world.fresh("ts-"))))
+      ]
+    case .finalizeTotpEnrollment:
+      out = [
+        .finalizeTotpEnrollment(
+          id,
+          .totpEnrolled(
+            Tokens(
+              idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + 3600)
+          ))
+      ]
     }
     out += (errors[name] ?? []).map(failed)
     // An interpreter that broke the protocol: what every boundary makes of an answer of the

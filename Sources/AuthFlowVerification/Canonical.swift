@@ -172,7 +172,7 @@ struct Canonicalizer {
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
-    case .deleteAccount, .unlink, .changePassword, .changeEmail: return o
+    case .deleteAccount, .unlink, .changePassword, .changeEmail, .enrollTotp: return o
     case .link(let c): return .link(credential: credential(c))
     }
   }
@@ -234,6 +234,11 @@ struct Canonicalizer {
         step.codeSent = SentCode(factor: sent.factor, sessionInfo: token(sent.sessionInfo))
       }
       return .secondFactor(step)
+    case .totpEnrollment(var e):
+      e.secret.sharedSecretKey = token(e.secret.sharedSecretKey)
+      e.secret.sessionInfo = token(e.secret.sessionInfo)
+      e.request = e.request.map { id($0) }
+      return .totpEnrollment(e)
     }
   }
 }

@@ -253,6 +253,7 @@ struct PackedEncoder {
     case .changeEmail(let e):
       put(5)
       string(e)
+    case .enrollTotp: put(6)
     }
   }
 
@@ -359,6 +360,19 @@ struct PackedEncoder {
     case .accountExists(let link):
       put(14)
       pendingLink(link)
+    case .totpEnrollment(let e):
+      put(15)
+      token(e.secret.sharedSecretKey)
+      token(e.secret.sessionInfo)
+      put(UInt32(truncatingIfNeeded: e.secret.codeLength))
+      put(UInt32(truncatingIfNeeded: e.secret.periodSeconds))
+      string(e.secret.hashingAlgorithm)
+      if let r = e.request {
+        put(1)
+        id(r)
+      } else {
+        put(0)
+      }
     case .secondFactor(let step):
       put(13)
       token(step.challenge.pendingCredential)

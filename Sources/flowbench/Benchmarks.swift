@@ -374,4 +374,10 @@ struct InstantInterpreter: AuthInterpreter {
   func finalizeSecondFactorSignIn(
     pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
   ) async -> SessionAnswer { .requestFailed(error: offline) }
+  func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
+    .requestFailed(error: offline)
+  }
+  func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer { .requestFailed(error: offline) }
 }

@@ -180,6 +180,55 @@ struct FirebaseTests {
   }
 
   @Test(
+    "a TOTP enrolment's start and finalize answers are read defensively",
+    arguments: [
+      ("no totpSessionInfo", #"{}"#, false),
+      ("no key", #"{"totpSessionInfo":{"sessionInfo":"s"}}"#, false),
+      (
+        "a key that is not base32",
+        #"{"totpSessionInfo":{"sharedSecretKey":"ab&c=1","sessionInfo":"s"}}"#, false
+      ),
+      ("no sessionInfo", #"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DP"}}"#, false),
+      (
+        "a code length of 0",
+        #"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DP","sessionInfo":"s","verificationCodeLength":0}}"#,
+        false
+      ),
+      (
+        "a period of 1e300",
+        #"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DP","sessionInfo":"s","periodSec":1e300}}"#,
+        false
+      ),
+      (
+        "the minimum", #"{"totpSessionInfo":{"sharedSecretKey":"JBSWY3DP","sessionInfo":"s"}}"#,
+        true
+      ),
+    ] as [(String, String, Bool)])
+  func totpEnrollmentAnswers(name: String, body: String, usable: Bool) async throws {
+    try await standIn.fault(
+      "mfaEnrollment:start", ["status": 200, "body": body, "contentType": "application/json"])
+    switch await api.startTotpEnrollment(idToken: "t") {
+    case .totpSecretIssued(let secret):
+      #expect(usable, "\(name)")
+      #expect(secret.codeLength == 6 && secret.periodSeconds == 30, "\(name): the defaults")
+    case .requestFailed(let e):
+      #expect(!usable, "\(name): \(e)")
+      #expect(e.code == "UNEXPECTED_RESPONSE", "\(name): \(e)")
+    }
+    for finalize in [#"{}"#, #"{"idToken":"not-a-jwt","refreshToken":"r"}"#] {
+      try await standIn.fault(
+        "mfaEnrollment:finalize",
+        ["status": 200, "body": finalize, "contentType": "application/json"])
+      let answer = await api.finalizeTotpEnrollment(
+        idToken: "t", sessionInfo: "s", verificationCode: "123456", displayName: "A")
+      guard case .requestFailed(let e) = answer, e.code == "UNEXPECTED_RESPONSE" else {
+        Issue.record("\(finalize): \(answer)")
+        continue
+      }
+    }
+  }
+
+  @Test(
     "hostile and broken responses become typed errors",
     arguments: [
       ("503 HTML page", 503, "<html><body>Service Unavailable</body></html>", "HTTP_503"),
@@ -488,36 +537,45 @@ struct FirebaseTests {
   }
 
   @Test(
-    "TOTP live: the test's own RFC 6238 code enrols a factor and answers the challenge at sign-in")
+    "TOTP live: the runtime enrols an authenticator app (a wrong code keeps the secret), and the test's own RFC 6238 code answers the challenge at sign-in"
+  )
   func totpLive() async throws {
     let email = "totp@example.com"
     let (runtime, _) = await runtimeWithAccount(email, password: "secret-pw-1")
     let session = try #require(await runtime.state.session)
+    // No verified email: Firebase refuses, nothing changes.
+    await runtime.send(.enrollTotp)
+    await runtime.settled()
+    #expect(await runtime.state.kind == .firebaseAuthenticated)
     try await standIn.admin("admin", ["localId": session.uid, "emailVerified": true])
-    let (status, start) = try await identityToolkit(
-      "v2", "mfaEnrollment:start", ["idToken": session.idToken, "totpEnrollmentInfo": [:]])
-    #expect(status == 200, "\(start)")
-    let info = try #require(start["totpSessionInfo"] as? [String: Any])
-    let secret = try #require(info["sharedSecretKey"] as? String)
-    let sessionInfo = try #require(info["sessionInfo"] as? String)
-    #expect(info["hashingAlgorithm"] as? String == "SHA1")
-    let now = Date().timeIntervalSince1970
-    let code = try #require(TOTP.code(base32Secret: secret, at: now))
-    let wrong = String(format: "%06d", (Int(code)! + 500_000) % 1_000_000)
-    func finalize(_ code: String) async throws -> (Int, [String: Any]) {
-      try await identityToolkit(
-        "v2", "mfaEnrollment:finalize",
-        [
-          "idToken": session.idToken, "displayName": "Authenticator",
-          "totpVerificationInfo": ["sessionInfo": sessionInfo, "verificationCode": code],
-        ])
+    await runtime.send(.enrollTotp)
+    await runtime.settled()
+    guard case .enrollingTotp(let enrollment, _) = await runtime.state else {
+      Issue.record("expected a secret to enrol, got \(await runtime.state)")
+      return
     }
-    let (refusedStatus, refused) = try await finalize(wrong)
-    #expect(refusedStatus == 400)
-    #expect((refused["error"] as? [String: Any])?["message"] as? String == "INVALID_CODE")
-    let (enrolledStatus, enrolled) = try await finalize(code)
-    #expect(enrolledStatus == 200, "\(enrolled)")
-    #expect(enrolled["idToken"] is String)
+    let secret = enrollment.secret.sharedSecretKey
+    #expect(enrollment.secret.hashingAlgorithm == "SHA1" && enrollment.secret.codeLength == 6)
+    #expect(
+      enrollment.secret.uri(account: email, issuer: "AuthFlow Tests").hasPrefix(
+        "otpauth://totp/AuthFlow%20Tests:totp%40example.com?secret=\(secret)&"))
+    #expect(!"\(await runtime.state)".contains(secret), "the secret is never printed")
+    let code = try #require(TOTP.code(base32Secret: secret, at: Date().timeIntervalSince1970))
+    let wrong = String(format: "%06d", (Int(code)! + 500_000) % 1_000_000)
+    await runtime.send(.submitTotpEnrollmentCode(verificationCode: wrong, displayName: nil))
+    await runtime.settled()
+    guard case .enrollingTotp(let kept, _) = await runtime.state else {
+      Issue.record("a wrong code must keep the secret, got \(await runtime.state)")
+      return
+    }
+    #expect(kept.secret == enrollment.secret)
+    await runtime.send(
+      .submitTotpEnrollmentCode(verificationCode: code, displayName: "Authenticator"))
+    await runtime.settled()
+    let renewed = try #require(await runtime.state.session)
+    #expect(await runtime.state.kind == .firebaseAuthenticated)
+    #expect(renewed.uid == session.uid && renewed.refreshToken != session.refreshToken)
+    #expect(secondFactor(of: renewed) == "totp", "the new token names the enrolled factor")
 
     // The password alone now gets a challenge, through the whole runtime: no session until a
     // code; a wrong code keeps the challenge; the next code finishes the sign-in.

@@ -249,6 +249,10 @@ struct FormatCompletenessTests {
           value =
             #"{"secondFactorRequired": {"pendingCredential": "p", "factors": [{"id": "f", "kind": "totp"}]}}"#
         case .secondFactorCodeSent: value = #"{"secondFactorCodeSent": {"sessionInfo": "s"}}"#
+        case .totpSecretIssued:
+          value = #"{"totpSecretIssued": {"sharedSecretKey": "JBSWY3DP", "sessionInfo": "s"}}"#
+        case .totpEnrolled:
+          value = #"{"totpEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .accountExistsWithDifferentCredential:
           value = #"{"accountExistsWithDifferentCredential": {"email": "m@example.com"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
