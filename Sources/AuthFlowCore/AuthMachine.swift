@@ -76,6 +76,7 @@ public struct AuthMachine: Hashable, Sendable {
       case .changeEmail: .changingEmail
       case .updateProfile: .updatingProfile
       case .startTotpEnrollment: .startingTotpEnrollment
+      case .withdrawSecondFactor: .withdrawingSecondFactor
       }
     case .secondFactor: .secondFactorRequired
     case .accountExists: .accountExistsWithDifferentCredential

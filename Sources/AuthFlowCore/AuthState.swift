@@ -78,6 +78,8 @@ public enum AuthState: Hashable, Codable, Sendable {
   case accountExistsWithDifferentCredential(link: PendingLink)
   /// `startTotpEnrollment` in flight: a TOTP secret to enrol is asked for.
   case startingTotpEnrollment(request: RequestID, user: SignedInUser)
+  /// `withdrawSecondFactor` in flight: the factor `factor` is being removed.
+  case withdrawingSecondFactor(request: RequestID, factor: String, user: SignedInUser)
   /// A TOTP secret is shown; the first code the authenticator app makes with it is awaited, or
   /// (with `enrollment.request`) being checked by `finalizeTotpEnrollment`.
   case enrollingTotp(enrollment: TotpEnrollment, user: SignedInUser)
@@ -94,6 +96,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
   case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
   case accountExistsWithDifferentCredential, startingTotpEnrollment, enrollingTotp
+  case withdrawingSecondFactor
 }
 
 extension AuthState {
@@ -160,6 +163,10 @@ extension AuthState {
       case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
       case .startTotpEnrollment:
         self = .startingTotpEnrollment(request: f.request, user: user ?? .missing)
+      case .withdrawSecondFactor:
+        var factor = ""
+        if case .withdrawSecondFactor(let id)? = f.operation { factor = id }
+        self = .withdrawingSecondFactor(request: f.request, factor: factor, user: user ?? .missing)
       }
     case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
     case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
@@ -220,6 +227,13 @@ extension AuthState {
     case .startingTotpEnrollment(let r, let u):
       (.accountFlow(AccountFlow(kind: .startTotpEnrollment, request: r, operation: .enrollTotp)), u)
     case .enrollingTotp(let e, let u): (.totpEnrollment(e), u)
+    case .withdrawingSecondFactor(let r, let f, let u):
+      (
+        .accountFlow(
+          AccountFlow(
+            kind: .withdrawSecondFactor, request: r, operation: .withdrawSecondFactor(factor: f))),
+        u
+      )
     case .sendingSignInLink(let r, let e, let u):
       (.emailFlow(EmailFlow(kind: .sendSignInLink, request: r, email: e)), u)
     case .signingInWithEmailLink(let r, let e, let u):
@@ -270,6 +284,7 @@ extension AuthState {
     case .accountExistsWithDifferentCredential: .accountExistsWithDifferentCredential
     case .startingTotpEnrollment: .startingTotpEnrollment
     case .enrollingTotp: .enrollingTotp
+    case .withdrawingSecondFactor: .withdrawingSecondFactor
     }
   }
 

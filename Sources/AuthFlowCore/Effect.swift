@@ -67,6 +67,8 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case emailNeededForLink
   /// An authenticator app is enrolled as a second factor: later sign-ins ask for its code.
   case totpEnrolled
+  /// A second factor was withdrawn from the account.
+  case secondFactorWithdrawn
 }
 
 // MARK: - Names
@@ -81,7 +83,7 @@ extension Effect {
     case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
     case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
-    case startTotpEnrollment, finalizeTotpEnrollment
+    case startTotpEnrollment, finalizeTotpEnrollment, withdrawSecondFactor
     case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -96,7 +98,7 @@ extension Effect {
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
         .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
         .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
-        .startTotpEnrollment, .finalizeTotpEnrollment:
+        .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -180,6 +182,7 @@ extension Request {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
+    case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
 
@@ -193,7 +196,7 @@ extension AuthNotification {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
     case actionCodeApplied, actionCodeChecked, passwordResetConfirmed, passwordChanged
-    case signInLinkSent, emailNeededForLink, totpEnrolled
+    case signInLinkSent, emailNeededForLink, totpEnrolled, secondFactorWithdrawn
   }
 
   /// The notification's name.
@@ -215,6 +218,7 @@ extension AuthNotification {
     case .signInLinkSent: .signInLinkSent
     case .emailNeededForLink: .emailNeededForLink
     case .totpEnrolled: .totpEnrolled
+    case .secondFactorWithdrawn: .secondFactorWithdrawn
     }
   }
 }
@@ -261,6 +265,7 @@ extension Effect: Codable {
     case finalizeTotpEnrollment(
       requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
       displayName: String)
+    case withdrawSecondFactor(requestId: RequestID, idToken: String, factor: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -323,6 +328,8 @@ extension Effect: Codable {
       self = .request(
         id,
         .finalizeTotpEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
+    case .withdrawSecondFactor(let id, let t, let f):
+      self = .request(id, .withdrawSecondFactor(idToken: t, factor: f))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -383,6 +390,8 @@ extension Effect: Codable {
       case .finalizeTotpEnrollment(let t, let i, let c, let n):
         wire = .finalizeTotpEnrollment(
           requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
+      case .withdrawSecondFactor(let t, let f):
+        wire = .withdrawSecondFactor(requestId: id, idToken: t, factor: f)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

@@ -100,6 +100,9 @@ public enum Intent: Hashable, Sendable {
   /// The first code the authenticator app made with the secret shown: finish the enrolment,
   /// naming the factor `displayName` ("Authenticator app" when none is given).
   case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
+  /// Withdraw the second factor whose enrolment id is `factor` from the signed-in permanent
+  /// account (it may first ask for a recent sign-in).
+  case withdrawSecondFactor(factor: String)
   /// Abandon the flow in progress.
   case cancelTapped
   /// The app needs an ID token; answered by exactly one `deliverIDToken`.
@@ -138,7 +141,7 @@ extension Intent {
     case sendEmailVerification, applyActionCode, checkActionCode, confirmPasswordReset
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
     case updateProfile, sendSignInLink, signInWithEmailLink, sendSecondFactorCode
-    case submitSecondFactorCode, enrollTotp, submitTotpEnrollmentCode
+    case submitSecondFactorCode, enrollTotp, submitTotpEnrollmentCode, withdrawSecondFactor
   }
 
   /// The intent's name, as scenario files spell it.
@@ -176,6 +179,7 @@ extension Intent {
     case .submitSecondFactorCode: .submitSecondFactorCode
     case .enrollTotp: .enrollTotp
     case .submitTotpEnrollmentCode: .submitTotpEnrollmentCode
+    case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
 
@@ -216,6 +220,7 @@ extension Intent: Codable {
     case submitSecondFactorCode(factor: String, verificationCode: String)
     case enrollTotp
     case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
+    case withdrawSecondFactor(factor: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -257,6 +262,7 @@ extension Intent: Codable {
     case .enrollTotp: self = .enrollTotp
     case .submitTotpEnrollmentCode(let c, let n):
       self = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
+    case .withdrawSecondFactor(let f): self = .withdrawSecondFactor(factor: f)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -300,6 +306,7 @@ extension Intent: Codable {
     case .enrollTotp: wire = .enrollTotp
     case .submitTotpEnrollmentCode(let c, let n):
       wire = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
+    case .withdrawSecondFactor(let f): wire = .withdrawSecondFactor(factor: f)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

@@ -72,6 +72,10 @@ public protocol AuthInterpreter: Sendable {
   func finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> TotpEnrollmentAnswer
+  /// `mfaEnrollment:withdraw` (v2): remove the second factor `factor` from the account of
+  /// `idToken`.
+  func withdrawSecondFactor(idToken: String, factor: String) async
+    -> SecondFactorWithdrawnAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -147,6 +151,8 @@ extension AuthInterpreter {
         id,
         await finalizeTotpEnrollment(
           idToken: token, sessionInfo: info, verificationCode: code, displayName: name))
+    case .withdrawSecondFactor(let token, let factor):
+      .withdrawSecondFactor(id, await withdrawSecondFactor(idToken: token, factor: factor))
     }
   }
 }

@@ -444,7 +444,7 @@ enum Behaviour {
     case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
     case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
     case (.changePassword, .accountFlow(let f)), (.changeEmail, .accountFlow(let f)),
-      (.enrollTotp, .accountFlow(let f)):
+      (.enrollTotp, .accountFlow(let f)), (.withdrawSecondFactor, .accountFlow(let f)):
       return f.operation == operation
     default: return false
     }
@@ -1076,6 +1076,7 @@ enum Promises {
     expected.providers = profile.providers
     expected.displayName = profile.displayName ?? b.displayName
     expected.photoURL = profile.photoURL
+    if let factors = profile.secondFactors { expected.secondFactors = factors }
     takesProfile(.reloadTakesTheProfile, "reload", b, expected, after, effects, &out)
   }
 

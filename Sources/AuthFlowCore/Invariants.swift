@@ -276,7 +276,7 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail, .updateProfile: return user != nil
-      case .changePassword, .changeEmail, .startTotpEnrollment:
+      case .changePassword, .changeEmail, .startTotpEnrollment, .withdrawSecondFactor:
         return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true

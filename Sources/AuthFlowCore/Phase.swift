@@ -282,13 +282,15 @@ public struct AccountFlow: Hashable, Sendable {
     case updateProfile
     /// `startTotpEnrollment`: ask for a TOTP secret to enrol (a signed-in permanent account).
     case startTotpEnrollment
+    /// `withdrawSecondFactor`: remove one of the account's second factors.
+    case withdrawSecondFactor
 
     /// Whether the request sends the session's own token, so that a session-dead answer is a
     /// verdict on this session (a code from an email link, or a custom token, is not).
     public var sendsSessionToken: Bool {
       switch self {
       case .reload, .sendVerificationEmail, .changePassword, .changeEmail, .updateProfile,
-        .startTotpEnrollment:
+        .startTotpEnrollment, .withdrawSecondFactor:
         true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
@@ -298,7 +300,7 @@ public struct AccountFlow: Hashable, Sendable {
     public var isActionCode: Bool {
       switch self {
       case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail,
-        .updateProfile, .startTotpEnrollment:
+        .updateProfile, .startTotpEnrollment, .withdrawSecondFactor:
         false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
@@ -440,6 +442,8 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   /// Enrol an authenticator app (TOTP) as a second factor: after a reauthentication it starts
   /// again with a new secret.
   case enrollTotp
+  /// Withdraw the second factor whose enrolment id is `factor`.
+  case withdrawSecondFactor(factor: String)
 }
 
 extension SensitiveOperation {

@@ -215,6 +215,7 @@ extension AuthMachine {
     session.providers = profile.providers
     session.displayName = profile.displayName ?? session.displayName
     session.photoURL = profile.photoURL
+    if let factors = profile.secondFactors { session.secondFactors = factors }
     guard session != before else { return }
     user?.session = session
     persist(&fx)
@@ -340,12 +341,44 @@ extension AuthMachine {
       session.expiresAt = tokens.expiresAt
       renewSession(with: session, now: now, fx: &fx)
       fx.append(.notify(notification: .totpEnrolled))
+      reloadAfterFactorChange(fx: &fx)
     case .requestFailed(let error):
       let ended = Self.totpEnrollmentEnded.contains(error.code)
       fail(
         error, origin: ended ? .resting : .totpEnrollment(enrollment), sensitive: .enrollTotp,
         fx: &fx)
     }
+  }
+
+  /// `withdrawSecondFactor` answered. Withdrawn: new tokens, when Firebase sends them, replace
+  /// the session's; then the account is reloaded for its factors. A login too old waits for a
+  /// reauthentication, then withdraws again; other failures are reported.
+  mutating func secondFactorWithdrawn(
+    _ answer: SecondFactorWithdrawnAnswer, operation: SensitiveOperation, now: Instant,
+    fx: inout [Effect]
+  ) {
+    switch answer {
+    case .secondFactorWithdrawn(let tokens):
+      phase = .resting
+      if let tokens, var session = user?.session {
+        session.idToken = tokens.idToken
+        session.refreshToken = tokens.refreshToken
+        session.expiresAt = tokens.expiresAt
+        renewSession(with: session, now: now, fx: &fx)
+      }
+      fx.append(.notify(notification: .secondFactorWithdrawn))
+      reloadAfterFactorChange(fx: &fx)
+    case .requestFailed(let error):
+      fail(error, origin: .resting, sensitive: operation, fx: &fx)
+    }
+  }
+
+  /// After an enrolment or a withdrawal: the account's factors changed on the server, so it is
+  /// reloaded (`lookupAccount`), as the Firebase SDKs do, for the session's list.
+  mutating func reloadAfterFactorChange(fx: inout [Effect]) {
+    guard case .resting = phase, let token = user?.session.idToken else { return }
+    let r = send(.lookupAccount(idToken: token), &fx)
+    phase = .accountFlow(AccountFlow(kind: .reload, request: r))
   }
 
   /// Codes with which Firebase ends a TOTP enrolment session: start again for a new secret.

@@ -134,6 +134,11 @@ extension AuthMachine {
       // Firebase decides who may enrol (a verified email, a recent login); a guest cannot.
       guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
       sendChange(.enrollTotp, token: session.idToken, fx: &fx)
+    case .withdrawSecondFactor(let factor):
+      // Whether the account has that factor is Firebase's to say (the session's list may be
+      // older than the account).
+      guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+      sendChange(.withdrawSecondFactor(factor: factor), token: session.idToken, fx: &fx)
     case .submitTotpEnrollmentCode(let code, let name):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == nil,
         let token = user?.session.idToken
@@ -268,6 +273,9 @@ extension AuthMachine {
     case .enrollTotp:
       r = send(.startTotpEnrollment(idToken: token), &fx)
       kind = .startTotpEnrollment
+    case .withdrawSecondFactor(let factor):
+      r = send(.withdrawSecondFactor(idToken: token, factor: factor), &fx)
+      kind = .withdrawSecondFactor
     case .deleteAccount, .link, .unlink: return
     }
     phase = .accountFlow(AccountFlow(kind: kind, request: r, operation: operation))

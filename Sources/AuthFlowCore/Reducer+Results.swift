@@ -195,6 +195,11 @@ extension AuthMachine {
       case .totpSecretIssued(let secret): phase = .totpEnrollment(TotpEnrollment(secret: secret))
       case .requestFailed(let error): fail(error, origin: .resting, sensitive: .enrollTotp, fx: &fx)
       }
+    case .withdrawSecondFactor(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .withdrawSecondFactor,
+        let operation = f.operation
+      else { return }
+      secondFactorWithdrawn(a, operation: operation, now: now, fx: &fx)
     case .finalizeTotpEnrollment(let id, let a):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == id else { return }
       totpEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
@@ -456,7 +461,7 @@ extension AuthMachine {
     case .unlink(let provider):
       let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
       phase = .unlinkingProvider(Unlink(provider: provider, request: r))
-    case .changePassword, .changeEmail, .enrollTotp:
+    case .changePassword, .changeEmail, .enrollTotp, .withdrawSecondFactor:
       sendChange(operation, token: token, fx: &fx)
     }
   }

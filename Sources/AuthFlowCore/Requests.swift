@@ -73,6 +73,9 @@ public enum Request: Hashable, Sendable {
   /// under `displayName`.
   indirect case finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String)
+  /// Firebase `mfaEnrollment:withdraw` (v2): remove the second factor whose enrolment id is
+  /// `factor` from the account of `idToken`.
+  case withdrawSecondFactor(idToken: String, factor: String)
 
   /// The request's kind.
   public var kind: RequestKind {
@@ -102,6 +105,7 @@ public enum Request: Hashable, Sendable {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
+    case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
 }
@@ -116,7 +120,8 @@ extension Request {
     case .refreshToken(let t), .deleteAccount(let t), .revokeToken(_, _, let t),
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
       .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _),
-      .startTotpEnrollment(let t), .finalizeTotpEnrollment(let t, _, _, _):
+      .startTotpEnrollment(let t), .finalizeTotpEnrollment(let t, _, _, _),
+      .withdrawSecondFactor(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t),
       .signInWithEmailLink(_, _, let t):
@@ -146,7 +151,7 @@ extension Request {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment:
+      .finalizeTotpEnrollment, .withdrawSecondFactor:
       nil
     }
   }
@@ -176,7 +181,8 @@ extension RequestKind {
       .sendVerificationEmail, .applyActionCode, .checkActionCode, .confirmPasswordReset,
       .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
       .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
-      .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment:
+      .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment,
+      .withdrawSecondFactor:
       .firebase
     }
   }
@@ -192,6 +198,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
   case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
   case finalizeSecondFactorSignIn, startTotpEnrollment, finalizeTotpEnrollment
+  case withdrawSecondFactor
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -382,27 +389,31 @@ public enum UnlinkAnswer: Hashable, Codable, Sendable {
 
 /// What `accounts:lookup` says about an account: the parts of the session the server owns.
 public struct Profile: Hashable, Codable, Sendable {
-  /// The account's email, when it has one.
+  /// The account's email, if any.
   public var email: String?
-  /// Whether that email is verified.
+  /// Whether Firebase considers the email verified.
   public var emailVerified: Bool
-  /// The linked provider ids (`password` for an email and password).
+  /// The providers linked to the account (`password` included).
   public var providers: [ProviderID]
-  /// The account's display name, when it has one.
+  /// The name the server has, if any.
   public var displayName: String?
-  /// The URL of the account's photo, when it has one.
+  /// The URL of the photo the server has, if any.
   public var photoURL: String?
+  /// The account's second factors, when the answer says (`nil`: it does not, as an
+  /// `accounts:update` answer; the session's list stays).
+  public var secondFactors: [SecondFactor]?
 
   /// A profile.
   public init(
     email: String? = nil, emailVerified: Bool = false, providers: [ProviderID] = [],
-    displayName: String? = nil, photoURL: String? = nil
+    displayName: String? = nil, photoURL: String? = nil, secondFactors: [SecondFactor]? = nil
   ) {
     self.email = email
     self.emailVerified = emailVerified
     self.providers = providers
     self.displayName = displayName
     self.photoURL = photoURL
+    self.secondFactors = secondFactors
   }
 }
 
@@ -546,6 +557,16 @@ public enum TotpSecretAnswer: Hashable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `withdrawSecondFactor`.
+public enum SecondFactorWithdrawnAnswer: Hashable, Sendable {
+  /// Withdrawn: Firebase may answer with new tokens for the session (it may end the account's
+  /// other sessions), or with none (the session's stay).
+  case secondFactorWithdrawn(Tokens?)
+  /// Refused (`MFA_ENROLLMENT_NOT_FOUND`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, ...) or not
+  /// delivered.
+  case requestFailed(error: AuthError)
+}
+
 /// The answer to `finalizeTotpEnrollment`.
 public enum TotpEnrollmentAnswer: Hashable, Sendable {
   /// Enrolled: Firebase answers with new tokens for the session (its other sessions may end).
@@ -584,6 +605,7 @@ public enum Answer: Hashable, Sendable {
   case finalizeSecondFactorSignIn(RequestID, SessionAnswer)
   case startTotpEnrollment(RequestID, TotpSecretAnswer)
   case finalizeTotpEnrollment(RequestID, TotpEnrollmentAnswer)
+  case withdrawSecondFactor(RequestID, SecondFactorWithdrawnAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -614,6 +636,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn(id, .requestFailed(error: e))
     case .startTotpEnrollment: .startTotpEnrollment(id, .requestFailed(error: e))
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment(id, .requestFailed(error: e))
+    case .withdrawSecondFactor: .withdrawSecondFactor(id, .requestFailed(error: e))
     }
   }
 
@@ -629,7 +652,8 @@ public enum Answer: Hashable, Sendable {
       .updatePassword(let id, _), .sendEmailChangeVerification(let id, _),
       .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _),
       .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _),
-      .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _):
+      .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _),
+      .withdrawSecondFactor(let id, _):
       id
     }
   }
@@ -663,6 +687,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizeSecondFactorSignIn(_, let a): .finalizeSecondFactorSignIn(id, a)
     case .startTotpEnrollment(_, let a): .startTotpEnrollment(id, a)
     case .finalizeTotpEnrollment(_, let a): .finalizeTotpEnrollment(id, a)
+    case .withdrawSecondFactor(_, let a): .withdrawSecondFactor(id, a)
     }
   }
 
@@ -695,6 +720,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
+    case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
 
@@ -725,6 +751,7 @@ public enum Answer: Hashable, Sendable {
     case .updateProfile(_, let a): a
     case .startTotpEnrollment(_, let a): a
     case .finalizeTotpEnrollment(_, let a): a
+    case .withdrawSecondFactor(_, let a): a
     }
   }
 
@@ -764,6 +791,7 @@ public enum Answer: Hashable, Sendable {
     case .sendSignInLink(_, .signInLinkSent): "signInLinkSent"
     case .startTotpEnrollment(_, .totpSecretIssued): "totpSecretIssued"
     case .finalizeTotpEnrollment(_, .totpEnrolled): "totpEnrolled"
+    case .withdrawSecondFactor(_, .secondFactorWithdrawn): "secondFactorWithdrawn"
     case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
       .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
       .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
@@ -776,7 +804,7 @@ public enum Answer: Hashable, Sendable {
       .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
       .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
       .finalizeSecondFactorSignIn(_, .requestFailed), .startTotpEnrollment(_, .requestFailed),
-      .finalizeTotpEnrollment(_, .requestFailed):
+      .finalizeTotpEnrollment(_, .requestFailed), .withdrawSecondFactor(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -799,7 +827,8 @@ public enum Answer: Hashable, Sendable {
       .startSecondFactorSignIn(_, .requestFailed(let e)),
       .finalizeSecondFactorSignIn(_, .requestFailed(let e)),
       .startTotpEnrollment(_, .requestFailed(let e)),
-      .finalizeTotpEnrollment(_, .requestFailed(let e)):
+      .finalizeTotpEnrollment(_, .requestFailed(let e)),
+      .withdrawSecondFactor(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
@@ -807,7 +836,7 @@ public enum Answer: Hashable, Sendable {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment:
+      .finalizeTotpEnrollment, .withdrawSecondFactor:
       nil
     }
   }
@@ -826,7 +855,7 @@ public enum Answer: Hashable, Sendable {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment:
+      .finalizeTotpEnrollment, .withdrawSecondFactor:
       nil
     }
   }
@@ -865,6 +894,8 @@ public enum Answer: Hashable, Sendable {
       .finalizeSecondFactorSignIn(id, .signedIn(session: session(s)))
     case .finalizeTotpEnrollment(let id, .totpEnrolled(let t)):
       .finalizeTotpEnrollment(id, .totpEnrolled(tokens(t)))
+    case .withdrawSecondFactor(let id, .secondFactorWithdrawn(let t?)):
+      .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens(t)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -877,7 +908,9 @@ public enum Answer: Hashable, Sendable {
       .signInWithIdp(_, .secondFactorRequired),
       .signInWithIdp(_, .accountExistsWithDifferentCredential),
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed),
-      .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed):
+      .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed),
+      .withdrawSecondFactor(_, .secondFactorWithdrawn(nil)),
+      .withdrawSecondFactor(_, .requestFailed):
       self
     }
   }
@@ -955,6 +988,8 @@ extension Answer: Codable {
     case .startTotpEnrollment: self = .startTotpEnrollment(id, try a(TotpSecretAnswer.self))
     case .finalizeTotpEnrollment:
       self = .finalizeTotpEnrollment(id, try a(TotpEnrollmentAnswer.self))
+    case .withdrawSecondFactor:
+      self = .withdrawSecondFactor(id, try a(SecondFactorWithdrawnAnswer.self))
     }
   }
 
@@ -1040,6 +1075,45 @@ extension TotpSecretAnswer: Codable {
     case .requestFailed(let e):
       try FlatAnswerJSON.encode(
         Result<TotpSecret, AuthError>.failure(e), success: "totpSecretIssued", to: encoder)
+    }
+  }
+}
+
+extension SecondFactorWithdrawnAnswer: Codable {
+  /// The tokens a withdrawal may carry, flat, or an empty object without.
+  struct MaybeTokens: Codable {
+    var tokens: Tokens?
+
+    init(_ tokens: Tokens?) { self.tokens = tokens }
+
+    init(from decoder: any Decoder) throws {
+      let c = try decoder.container(keyedBy: FlatAnswerJSON.Key.self)
+      tokens = c.contains(FlatAnswerJSON.Key("idToken")) ? try Tokens(from: decoder) : nil
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      if let tokens { return try tokens.encode(to: encoder) }
+      _ = encoder.container(keyedBy: FlatAnswerJSON.Key.self)
+    }
+  }
+
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "secondFactorWithdrawn")
+      as Result<MaybeTokens, AuthError>
+    {
+    case .success(let t): self = .secondFactorWithdrawn(t.tokens)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .secondFactorWithdrawn(let t):
+      try FlatAnswerJSON.encode(
+        .success(MaybeTokens(t)), success: "secondFactorWithdrawn", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<MaybeTokens, AuthError>.failure(e), success: "secondFactorWithdrawn", to: encoder)
     }
   }
 }

@@ -42,6 +42,7 @@ public struct Session: Hashable, Codable, Sendable {
     var pendingDeletion: DeletionRecord?
     var emailVerified: Bool?
     var photoURL: String?
+    var secondFactors: [SecondFactor]?
   }
 
   private var storage: CopyOnWrite<Fields>
@@ -51,14 +52,16 @@ public struct Session: Hashable, Codable, Sendable {
     uid: String, anonymous: Bool, providers: [ProviderID] = [], email: String? = nil,
     idToken: String, refreshToken: String, expiresAt: Instant,
     pendingCleanup: AnonymousCleanup? = nil, displayName: String? = nil,
-    pendingDeletion: DeletionRecord? = nil, emailVerified: Bool = false, photoURL: String? = nil
+    pendingDeletion: DeletionRecord? = nil, emailVerified: Bool = false, photoURL: String? = nil,
+    secondFactors: [SecondFactor] = []
   ) {
     storage = CopyOnWrite(
       Fields(
         uid: uid, anonymous: anonymous, providers: providers, email: email, idToken: idToken,
         refreshToken: refreshToken, expiresAt: expiresAt, pendingCleanup: pendingCleanup,
         displayName: displayName, pendingDeletion: pendingDeletion,
-        emailVerified: emailVerified, photoURL: photoURL))
+        emailVerified: emailVerified, photoURL: photoURL,
+        secondFactors: secondFactors.isEmpty ? nil : secondFactors))
   }
 
   /// The Firebase uid (`localId`).
@@ -112,6 +115,13 @@ public struct Session: Hashable, Codable, Sendable {
   public var photoURL: String? {
     get { storage.value.photoURL }
     _modify { yield &storage.value.photoURL }
+  }
+  /// The account's second factors, as Firebase last said (at sign-in, or at a reload: an
+  /// enrolment and a withdrawal reload the account); empty when it has none or never said (a
+  /// session stored before this was kept reads as having none until the next reload).
+  public var secondFactors: [SecondFactor] {
+    get { storage.value.secondFactors ?? [] }
+    set { storage.value.secondFactors = newValue.isEmpty ? nil : newValue }
   }
   /// An account deletion under way; persisted so a relaunch finishes it.
   public var pendingDeletion: DeletionRecord? {

@@ -113,13 +113,11 @@ public struct FirebaseAPI: Sendable {
   /// one (`phoneInfo`, the number with all but its last digits hidden). An entry of another
   /// kind is left out (AuthFlow cannot finish with it); a challenge with no usable entry is
   /// `UNEXPECTED_RESPONSE`.
-  static func challenge(_ json: [String: Any]) -> Result<SecondFactorChallenge, AuthError> {
-    guard let pending = nonEmpty(json["mfaPendingCredential"]) else {
-      return .failure(
-        AuthError(code: "UNEXPECTED_RESPONSE", message: "mfaPendingCredential is not a string"))
-    }
+  /// The TOTP and phone factors of an `mfaInfo` list (at most 64; entries of another kind, or
+  /// without an enrolment id, are left out).
+  static func secondFactors(_ mfaInfo: Any?) -> [SecondFactor] {
     var factors: [SecondFactor] = []
-    for entry in (json["mfaInfo"] as? [Any] ?? []).prefix(64) {
+    for entry in (mfaInfo as? [Any] ?? []).prefix(64) {
       guard let e = entry as? [String: Any], let id = nonEmpty(e["mfaEnrollmentId"]) else {
         continue
       }
@@ -132,6 +130,15 @@ public struct FirebaseAPI: Sendable {
         )
       }
     }
+    return factors
+  }
+
+  static func challenge(_ json: [String: Any]) -> Result<SecondFactorChallenge, AuthError> {
+    guard let pending = nonEmpty(json["mfaPendingCredential"]) else {
+      return .failure(
+        AuthError(code: "UNEXPECTED_RESPONSE", message: "mfaPendingCredential is not a string"))
+    }
+    let factors = secondFactors(json["mfaInfo"])
     guard !factors.isEmpty else {
       return .failure(
         AuthError(
@@ -237,6 +244,36 @@ public struct FirebaseAPI: Sendable {
             message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
       }
       return .totpEnrolled(Tokens(idToken: newID, refreshToken: newRefresh, expiresAt: expiresAt))
+    }
+  }
+
+  /// `v2/accounts/mfaEnrollment:withdraw`: the answer may carry new tokens (both or none; no
+  /// `expiresIn`: the ID token's `exp` stands in), or nothing when the server keeps the
+  /// session's.
+  public func withdrawSecondFactor(idToken: String, factor: String) async
+    -> SecondFactorWithdrawnAnswer
+  {
+    let result = await callV2(
+      "mfaEnrollment:withdraw", ["idToken": idToken, "mfaEnrollmentId": factor])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      let newID = Self.nonEmpty(json["idToken"])
+      let newRefresh = Self.nonEmpty(json["refreshToken"])
+      if newID == nil, newRefresh == nil { return .secondFactorWithdrawn(nil) }
+      guard let newID, let newRefresh,
+        let expiresAt = Self.seconds(json["expiresIn"]).map({ clock() + $0 })
+          ?? JWTClaims(newID)?.number("exp").flatMap({
+            Instant.isValidDuration($0) ? Instant($0) : nil
+          })
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "mfaEnrollment:withdraw answered with half a pair of tokens (or no exp)"))
+      }
+      return .secondFactorWithdrawn(
+        Tokens(idToken: newID, refreshToken: newRefresh, expiresAt: expiresAt))
     }
   }
 
@@ -680,6 +717,7 @@ public struct FirebaseAPI: Sendable {
         if session.displayName == nil { session.displayName = account.displayName }
         session.emailVerified = account.emailVerified
         session.photoURL = account.photoURL ?? session.photoURL
+        session.secondFactors = account.secondFactors
       }
       return .success(session)
     }
@@ -692,6 +730,7 @@ public struct FirebaseAPI: Sendable {
     var displayName: String?
     var emailVerified: Bool
     var photoURL: String?
+    var secondFactors: [SecondFactor]
   }
 
   /// `accounts:lookup` as a reload: the account's profile as the server has it now.
@@ -703,7 +742,7 @@ public struct FirebaseAPI: Sendable {
         profile: Profile(
           email: account.email, emailVerified: account.emailVerified,
           providers: account.providers.map { ProviderID($0) }, displayName: account.displayName,
-          photoURL: account.photoURL))
+          photoURL: account.photoURL, secondFactors: account.secondFactors))
     }
   }
 
@@ -757,7 +796,8 @@ public struct FirebaseAPI: Sendable {
           email: user["email"] as? String,
           displayName: (user["displayName"] as? String).flatMap { $0.isEmpty ? nil : $0 },
           emailVerified: user["emailVerified"] as? Bool ?? false,
-          photoURL: Self.nonEmpty(user["photoUrl"])))
+          photoURL: Self.nonEmpty(user["photoUrl"]),
+          secondFactors: Self.secondFactors(user["mfaInfo"])))
     }
   }
 

@@ -88,6 +88,12 @@ public struct HTTPInterpreter: AuthInterpreter {
       displayName: displayName)
   }
 
+  public func withdrawSecondFactor(idToken: String, factor: String) async
+    -> SecondFactorWithdrawnAnswer
+  {
+    await firebase.withdrawSecondFactor(idToken: idToken, factor: factor)
+  }
+
   public func signUpWithPassword(email: String, password: String, linkTo: String?) async
     -> SessionAnswer
   {

@@ -76,7 +76,8 @@ public final class AuthModel {
       .creatingAccount, .sendingPasswordReset, .reloadingAccount, .sendingVerificationEmail,
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
       .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
-      .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment:
+      .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
+      .withdrawingSecondFactor:
       true
     case .secondFactorRequired(let step, _): step.request != nil
     case .enrollingTotp(let enrollment, _): enrollment.request != nil
@@ -129,7 +130,7 @@ public final class AuthModel {
     case .migrationReady(let from, let to): migration = (from, to)
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
       .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged,
-      .totpEnrolled:
+      .totpEnrolled, .secondFactorWithdrawn:
       break  // The state shows it (or the app's own notification handler).
     case .signInLinkSent(let email): keepEmailLinkAddress(email)
     case .emailNeededForLink: needsEmailForLink = true
@@ -255,6 +256,11 @@ public final class AuthModel {
   public func submitTotpEnrollmentCode(_ code: String, displayName: String? = nil) {
     send(.submitTotpEnrollmentCode(verificationCode: code, displayName: displayName))
   }
+
+  /// Withdraws the second factor whose id is `factor` (one of `session?.secondFactors`); a
+  /// login too old for it shows `reauthenticationRequired` first. The account is reloaded
+  /// after, so `session?.secondFactors` lists what is left.
+  public func withdrawSecondFactor(_ factor: String) { send(.withdrawSecondFactor(factor: factor)) }
 
   /// A valid ID token for an API call.
   public func idToken(forceRefresh: Bool = false) async throws -> String {

@@ -16,8 +16,8 @@ import AuthFlowCore
 /// `sendVerificationEmail`, `applyActionCode`, `checkActionCode`, `confirmPasswordReset`,
 /// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
 /// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
-/// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`) takes only its
-/// own answer
+/// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`,
+/// `withdrawSecondFactor`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -234,6 +234,14 @@ public actor TestInterpreter: AuthInterpreter {
     ) { .requestFailed(error: $0) }
   }
 
+  public func withdrawSecondFactor(idToken: String, factor: String) async
+    -> SecondFactorWithdrawnAnswer
+  {
+    await next(.withdrawSecondFactor(idToken: idToken, factor: factor)) {
+      .requestFailed(error: $0)
+    }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -269,6 +277,11 @@ extension TestInterpreter.Queue where Answer == TotpSecretAnswer {
 extension TestInterpreter.Queue where Answer == TotpEnrollmentAnswer {
   /// `finalizeTotpEnrollment`.
   public static var finalizeTotpEnrollment: Self { Self(kind: .finalizeTotpEnrollment) }
+}
+
+extension TestInterpreter.Queue where Answer == SecondFactorWithdrawnAnswer {
+  /// `withdrawSecondFactor`.
+  public static var withdrawSecondFactor: Self { Self(kind: .withdrawSecondFactor) }
 }
 
 extension TestInterpreter.Queue where Answer == SignInLinkAnswer {

@@ -230,6 +230,11 @@ public enum Declarations {
       "emailVerified", flag,
       "whether Firebase says the email is verified (default `false`; a reload asks again)"),
     KeyDecl("photoURL", string, "the URL of the user's photo, as Firebase has it"),
+    KeyDecl(
+      "secondFactors",
+      ##"{ "type": "array", "items": { "$ref": "#/$defs/secondFactor" } }"##,
+      "the account's second factors, as Firebase last said (default `[]`; objects as in `secondFactorRequired`)"
+    ),
   ]
 
   /// A session's `pendingCleanup`.
@@ -269,7 +274,8 @@ public enum Declarations {
     KeyDecl("familyName", string, "the user's family name, likewise"),
   ]
 
-  /// A second factor in a `secondFactorRequired` answer's `factors`.
+  /// A second factor in a `secondFactorRequired` answer's `factors` (and a session's
+  /// `secondFactors`).
   public static let secondFactor: [KeyDecl] = [
     KeyDecl(
       "id", string, required: true, "the enrolment id (`mfaEnrollmentId`) a step names it by"),

@@ -99,6 +99,19 @@ public enum Render {
     if let name = s.displayName { members.append(("displayName", .string(name))) }
     members.append(("emailVerified", .bool(s.emailVerified)))
     if let url = s.photoURL { members.append(("photoURL", .string(url))) }
+    members.append(
+      (
+        "secondFactors",
+        .array(
+          s.secondFactors.map { f in
+            var fields: [(key: String, value: JSONValue)] = [
+              ("id", .string(f.id)), ("kind", .string(f.kind.rawValue)),
+            ]
+            if let n = f.displayName { fields.append(("displayName", .string(n))) }
+            if let h = f.phoneHint { fields.append(("phoneHint", .string(h))) }
+            return .object(fields)
+          })
+      ))
     if let d = s.pendingDeletion {
       members.append(
         (

@@ -92,6 +92,8 @@ extension JSONReader {
         factor: try string(f["factor"], join(p, "factor")),
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
     case .enrollTotp: return .enrollTotp
+    case .withdrawSecondFactor:
+      return .withdrawSecondFactor(factor: try string(f["factor"], join(p, "factor")))
     case .submitTotpEnrollmentCode:
       return .submitTotpEnrollmentCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
@@ -199,6 +201,14 @@ extension JSONReader {
       let (tokens, relative) = try self.tokens(f, p)
       return ResultTemplate(
         .finalizeTotpEnrollment(id, .totpEnrolled(tokens)), relativeExpiry: relative)
+    case (.withdrawSecondFactor, .secondFactorWithdrawn):
+      guard
+        f["idToken"] != nil || f["refreshToken"] != nil || f["expiresIn"] != nil
+          || f["expiresAt"] != nil
+      else { return ResultTemplate(.withdrawSecondFactor(id, .secondFactorWithdrawn(nil))) }
+      let (tokens, relative) = try self.tokens(f, p)
+      return ResultTemplate(
+        .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens)), relativeExpiry: relative)
     case (.startTotpEnrollment, .totpSecretIssued):
       func count(_ name: String, _ fallback: Int, _ range: ClosedRange<Int>) throws -> Int {
         guard let v = f[name] else { return fallback }
@@ -257,10 +267,11 @@ extension JSONReader {
         .confirmPasswordReset(
           id, .passwordResetConfirmed(email: try optionalString(f["email"], join(p, "email")))))
     case (.lookupAccount, .accountReloaded):
-      return ResultTemplate(
-        .lookupAccount(
-          id,
-          .accountReloaded(profile: try profile(f, p))))
+      var reloaded = try profile(f, p)
+      reloaded.secondFactors = try f["secondFactors"].map {
+        try secondFactors($0, join(p, "secondFactors"))
+      }
+      return ResultTemplate(.lookupAccount(id, .accountReloaded(profile: reloaded)))
     case (.updateProfile, .profileUpdated):
       return ResultTemplate(.updateProfile(id, .profileUpdated(profile: try profile(f, p))))
     default:
@@ -289,12 +300,11 @@ extension JSONReader {
     return (tokens, relative)
   }
 
-  /// A second-factor challenge, from a `secondFactorRequired` answer's fields.
-  func challenge(_ f: [String: JSONValue], _ p: String) throws -> SecondFactorChallenge {
-    let list = try array(f["factors"], join(p, "factors"))
-    guard !list.isEmpty else { throw fail(join(p, "factors"), "give at least one factor") }
-    let factors = try list.enumerated().map { i, v in
-      let fp = "\(join(p, "factors"))[\(i)]"
+  /// A list of second factors (a challenge's `factors`, a session's or a reload's
+  /// `secondFactors`).
+  func secondFactors(_ value: JSONValue, _ p: String) throws -> [SecondFactor] {
+    try array(value, p).enumerated().map { i, v in
+      let fp = "\(p)[\(i)]"
       let ff = try object(v, fp, Declarations.secondFactor, what: "a second factor object")
       return SecondFactor(
         id: try string(ff["id"], join(fp, "id")),
@@ -302,6 +312,12 @@ extension JSONReader {
         displayName: try optionalString(ff["displayName"], join(fp, "displayName")),
         phoneHint: try optionalString(ff["phoneHint"], join(fp, "phoneHint")))
     }
+  }
+
+  /// A second-factor challenge, from a `secondFactorRequired` answer's fields.
+  func challenge(_ f: [String: JSONValue], _ p: String) throws -> SecondFactorChallenge {
+    let factors = try secondFactors(f["factors"] ?? .null, join(p, "factors"))
+    guard !factors.isEmpty else { throw fail(join(p, "factors"), "give at least one factor") }
     return SecondFactorChallenge(
       pendingCredential: try string(f["pendingCredential"], join(p, "pendingCredential")),
       factors: factors, email: try optionalString(f["email"], join(p, "email")))
@@ -365,7 +381,9 @@ extension JSONReader {
       displayName: try optionalString(f["displayName"], join(p, "displayName")),
       pendingDeletion: deletion,
       emailVerified: try bool(f["emailVerified"], join(p, "emailVerified"), default: false),
-      photoURL: try optionalString(f["photoURL"], join(p, "photoURL")))
+      photoURL: try optionalString(f["photoURL"], join(p, "photoURL")),
+      secondFactors: try f["secondFactors"].map { try secondFactors($0, join(p, "secondFactors")) }
+        ?? [])
     return (session, relative)
   }
 

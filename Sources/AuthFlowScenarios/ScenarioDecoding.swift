@@ -264,6 +264,7 @@ extension JSONReader {
       switch key {
       case "anonymous", "emailVerified": _ = try bool(value, fp, default: false)
       case "providers": _ = try strings(value, fp)
+      case "secondFactors": _ = try secondFactors(value, fp)
       case "email", "displayName", "photoURL", "pendingCleanup", "pendingDeletion":
         if value == .null { continue }
         switch key {

@@ -26,7 +26,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
   case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
-  case totpSecretIssued, totpEnrolled
+  case totpSecretIssued, totpEnrolled, secondFactorWithdrawn
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -62,6 +62,7 @@ public enum Vocabulary {
       [FieldSpec("factor", string), FieldSpec("verificationCode", string)]
     case .submitTotpEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
+    case .withdrawSecondFactor: [FieldSpec("factor", string)]
     case .migrationDecided:
       [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
     case .reauthenticateTapped: [.optional("provider", provider)]
@@ -94,11 +95,19 @@ public enum Vocabulary {
       ]
     case .providerUnlinked:
       [FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##)]
-    case .accountReloaded, .profileUpdated:
+    case .profileUpdated:
       [
         .optional("email", string), .optional("emailVerified", boolean),
         FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##),
         .optional("displayName", string), .optional("photoURL", string),
+      ]
+    case .accountReloaded:
+      [
+        .optional("email", string), .optional("emailVerified", boolean),
+        FieldSpec("providers", ##"{ "type": "array", "items": { "type": "string" } }"##),
+        .optional("displayName", string), .optional("photoURL", string),
+        .optional(
+          "secondFactors", ##"{ "type": "array", "items": { "$ref": "#/$defs/secondFactor" } }"##),
       ]
     case .providerFailed, .requestFailed: [FieldSpec("error", ##"{ "$ref": "#/$defs/error" }"##)]
     case .signedIn, .passwordChanged:
@@ -131,6 +140,15 @@ public enum Vocabulary {
           "periodSeconds", ##"{ "type": "integer", "minimum": 1, "maximum": 3600, "default": 30 }"##
         ),
         .optional("hashingAlgorithm", ##"{ "type": "string", "default": "SHA1" }"##),
+      ]
+    case .secondFactorWithdrawn:
+      [
+        .optional("idToken", string), .optional("refreshToken", string),
+        .optional("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
+        .optional(
+          "expiresAt",
+          ##"{ "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] }"##
+        ),
       ]
     case .tokenRefreshed, .totpEnrolled:
       [
@@ -173,6 +191,7 @@ public enum Vocabulary {
     case .finalizeSecondFactorSignIn:
       ["requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode"]
     case .startTotpEnrollment: ["requestId", "idToken"]
+    case .withdrawSecondFactor: ["requestId", "idToken", "factor"]
     case .finalizeTotpEnrollment:
       ["requestId", "idToken", "sessionInfo", "verificationCode", "displayName"]
     case .signOutProvider: ["provider", "revoke"]
@@ -187,7 +206,9 @@ public enum Vocabulary {
   public static func fields(_ kind: AuthNotification.Kind) -> [String] {
     switch kind {
     case .migrationReady: ["from", "to"]
-    case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink, .totpEnrolled: []
+    case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink, .totpEnrolled,
+      .secondFactorWithdrawn:
+      []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
     case .signedOutElsewhere: []
@@ -252,6 +273,8 @@ public enum Vocabulary {
       "enrol an authenticator app (TOTP) as a second factor of the signed-in permanent account: Firebase issues a secret, shown in `enrollingTotp`; a login too old for it waits in `reauthenticationRequired`"
     case .submitTotpEnrollmentCode:
       "in `enrollingTotp`, finish the enrolment with the first `verificationCode` the authenticator app made with the secret, naming the factor `displayName` (optional, default \"Authenticator app\"); a wrong code keeps the secret for another"
+    case .withdrawSecondFactor:
+      "withdraw the second `factor` (its enrolment id) from the signed-in permanent account; the account is reloaded after, for the session's `secondFactors`; a login too old for it waits in `reauthenticationRequired`"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -295,6 +318,8 @@ public enum Vocabulary {
     case .signInLinkSent: "the sign-in link is on its way"
     case .totpSecretIssued:
       "a TOTP secret to enrol: `sharedSecretKey` (base32) and the enrolment's `sessionInfo`, both secrets; `codeLength` (default 6), `periodSeconds` (default 30), `hashingAlgorithm` (default `SHA1`)"
+    case .secondFactorWithdrawn:
+      "the factor is withdrawn; with `idToken`, `refreshToken` and `expiresIn` (or `expiresAt`), new tokens for the session; with none, the session's stay"
     case .totpEnrolled:
       "the authenticator app is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
     case .passwordChanged:
@@ -345,6 +370,8 @@ public enum Vocabulary {
       "Firebase `v2/accounts/mfaEnrollment:start {idToken, totpEnrollmentInfo: {}}`: a TOTP secret to enrol"
     case .finalizeTotpEnrollment:
       "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
+    case .withdrawSecondFactor:
+      "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -378,6 +405,7 @@ public enum Vocabulary {
     case .signInLinkSent: "the sign-in link is on its way to `email`"
     case .totpEnrolled:
       "an authenticator app is enrolled as a second factor: later sign-ins ask for its code"
+    case .secondFactorWithdrawn: "a second factor was withdrawn from the account"
     case .emailNeededForLink:
       "a sign-in link was opened but the address it went to is not known here (another device, or a relaunch): ask the user and send `signInWithEmailLink` again with `email`"
     }
@@ -434,6 +462,7 @@ public enum Vocabulary {
     case .updateProfile: [.profileUpdated, .requestFailed]
     case .startTotpEnrollment: [.totpSecretIssued, .requestFailed]
     case .finalizeTotpEnrollment: [.totpEnrolled, .requestFailed]
+    case .withdrawSecondFactor: [.secondFactorWithdrawn, .requestFailed]
     }
   }
 

@@ -83,6 +83,8 @@ public enum Alphabet {
     .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
     // An authenticator app enrolled: the secret asked for, then its first code.
     .enrollTotp, .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil),
+    // A factor withdrawn (whether the account has it is the server's to say).
+    .withdrawSecondFactor(factor: secondFactors[0].id),
   ]
 
   /// The second factors an account with a second factor has: an authenticator app and a phone.
@@ -131,6 +133,7 @@ public enum Alphabet {
         .signInWithCustomToken(token: "ct-1"), .changePassword(newPassword: "pw-4"),
         .reauthenticateWithPassword(password: "pw-1"), .changeEmail(newEmail: "new@example.com"),
         .updateProfile(change: profileChange), .enrollTotp,
+        .withdrawSecondFactor(factor: secondFactors[0].id),
       ]
     case .migrationRequired:
       return [
@@ -163,7 +166,8 @@ public enum Alphabet {
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
       .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail,
-      .updatingProfile, .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment:
+      .updatingProfile, .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
+      .withdrawingSecondFactor:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -233,6 +237,7 @@ public enum Alphabet {
         case .changeEmail: kind = .sendEmailChangeVerification
         case .updateProfile: kind = .updateProfile
         case .startTotpEnrollment: kind = .startTotpEnrollment
+        case .withdrawSecondFactor: kind = .withdrawSecondFactor
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -403,6 +408,10 @@ public enum Alphabet {
     "finalizeTotpEnrollment": [
       "INVALID_CODE", "SESSION_EXPIRED", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK",
     ],
+    // Not a factor of the account's, a login too old, the session dead.
+    "withdrawSecondFactor": [
+      "MFA_ENROLLMENT_NOT_FOUND", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
+    ],
   ]
 
   static let successCount: [String: Int] = [
@@ -413,7 +422,7 @@ public enum Alphabet {
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
     "signInWithEmailLink": 1, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
-    "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1,
+    "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1, "withdrawSecondFactor": 2,
   ]
 
   /// How many of those results are successes (they come first).
@@ -693,6 +702,17 @@ public enum Alphabet {
           id,
           .totpSecretIssued(
             secret: TotpSecret(sharedSecretKey: world.fresh("K"), sessionInfo: world.fresh("ts-"))))
+      ]
+    case .withdrawSecondFactor:
+      // With new tokens, or with none (the session's stay).
+      out = [
+        .withdrawSecondFactor(
+          id,
+          .secondFactorWithdrawn(
+            Tokens(
+              idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + 3600)
+          )),
+        .withdrawSecondFactor(id, .secondFactorWithdrawn(nil)),
       ]
     case .finalizeTotpEnrollment:
       out = [

@@ -172,7 +172,9 @@ struct Canonicalizer {
 
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
-    case .deleteAccount, .unlink, .changePassword, .changeEmail, .enrollTotp: return o
+    case .deleteAccount, .unlink, .changePassword, .changeEmail, .enrollTotp,
+      .withdrawSecondFactor:
+      return o
     case .link(let c): return .link(credential: credential(c))
     }
   }

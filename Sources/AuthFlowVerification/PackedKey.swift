@@ -254,6 +254,9 @@ struct PackedEncoder {
       put(5)
       string(e)
     case .enrollTotp: put(6)
+    case .withdrawSecondFactor(let f):
+      put(7)
+      string(f)
     }
   }
 
@@ -464,6 +467,13 @@ struct PackedEncoder {
     string(s.email)
     string(s.displayName)
     string(s.photoURL)
+    put(UInt32(truncatingIfNeeded: s.secondFactors.count))
+    for f in s.secondFactors {
+      string(f.id)
+      string(f.kind.rawValue)
+      string(f.displayName)
+      string(f.phoneHint)
+    }
     put(s.emailVerified)
     if let d = s.pendingDeletion {
       put(1)

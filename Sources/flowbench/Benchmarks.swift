@@ -380,4 +380,7 @@ struct InstantInterpreter: AuthInterpreter {
   func finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> TotpEnrollmentAnswer { .requestFailed(error: offline) }
+  func withdrawSecondFactor(idToken: String, factor: String) async -> SecondFactorWithdrawnAnswer {
+    .requestFailed(error: offline)
+  }
 }

@@ -67,6 +67,13 @@ final class AuthenticationViewModel {
     }
   }
 
+  /// While an authenticator app is being enrolled: the text of the QR code to show (the
+  /// secret is in it: show it, never log it).
+  var totpQRCodeText: String? {
+    guard let secret = model.totpSecret else { return nil }
+    return secret.uri(account: model.session?.email ?? "account", issuer: "Example App")
+  }
+
   /// Calls an API with a fresh ID token (concurrent callers share one refresh).
   func authorizedRequest(_ url: URL) async throws -> URLRequest {
     var request = URLRequest(url: url)
@@ -79,6 +86,7 @@ final class AuthenticationViewModel {
   /// Apple-only: the view switches on the machine's state.
   struct ContentView: View {
     let viewModel: AuthenticationViewModel
+    @State private var code = ""
 
     var body: some View {
       let model = viewModel.model
@@ -98,7 +106,13 @@ final class AuthenticationViewModel {
         case .secondFactorRequired:
           ForEach(viewModel.secondFactorChoices, id: \.self) { Text($0) }
           Button("Cancel") { model.cancel() }
+        case .enrollingTotp:
+          if let text = viewModel.totpQRCodeText { Text(text).textSelection(.enabled) }
+          TextField("The code your authenticator app shows", text: $code)
+          Button("Add it") { model.submitTotpEnrollmentCode(code) }
+          Button("Cancel") { model.cancel() }
         case .firebaseAuthenticated:
+          Button("Add an authenticator app") { model.enrollTotp() }
           Button("Sign out") { model.signOut() }
           Button("Delete account", role: .destructive) { model.deleteAccount() }
         default:

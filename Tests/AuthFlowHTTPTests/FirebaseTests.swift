@@ -226,6 +226,20 @@ struct FirebaseTests {
         continue
       }
     }
+    // A withdrawal may answer with no tokens (the session's stay), never with half a pair.
+    try await standIn.fault(
+      "mfaEnrollment:withdraw", ["status": 200, "body": "{}", "contentType": "application/json"])
+    #expect(
+      await api.withdrawSecondFactor(idToken: "t", factor: "f") == .secondFactorWithdrawn(nil))
+    try await standIn.fault(
+      "mfaEnrollment:withdraw",
+      ["status": 200, "body": #"{"idToken":"x"}"#, "contentType": "application/json"])
+    guard case .requestFailed(let e) = await api.withdrawSecondFactor(idToken: "t", factor: "f"),
+      e.code == "UNEXPECTED_RESPONSE"
+    else {
+      Issue.record("half a pair of tokens must be refused")
+      return
+    }
   }
 
   @Test(
@@ -537,7 +551,7 @@ struct FirebaseTests {
   }
 
   @Test(
-    "TOTP live: the runtime enrols an authenticator app (a wrong code keeps the secret), and the test's own RFC 6238 code answers the challenge at sign-in"
+    "TOTP live: the runtime enrols an authenticator app (a wrong code keeps the secret), the test's own RFC 6238 code answers the challenge at sign-in, and a withdrawal removes it"
   )
   func totpLive() async throws {
     let email = "totp@example.com"
@@ -576,6 +590,8 @@ struct FirebaseTests {
     #expect(await runtime.state.kind == .firebaseAuthenticated)
     #expect(renewed.uid == session.uid && renewed.refreshToken != session.refreshToken)
     #expect(secondFactor(of: renewed) == "totp", "the new token names the enrolled factor")
+    #expect(renewed.secondFactors.map(\.kind) == [.totp], "the reload after lists the factor")
+    #expect(renewed.secondFactors.first?.displayName == "Authenticator")
 
     // The password alone now gets a challenge, through the whole runtime: no session until a
     // code; a wrong code keeps the challenge; the next code finishes the sign-in.
@@ -602,6 +618,18 @@ struct FirebaseTests {
     // No `expiresIn` in the finalize answer: the ID token's own `exp` is the expiry.
     #expect(signedIn.expiresAt.seconds > Date().timeIntervalSince1970 + 3000)
     #expect(secondFactor(of: signedIn) == "totp")
+    #expect(signedIn.secondFactors.map(\.id) == [factor.id], "the sign-in lists the factor")
+
+    // Withdrawn (the sign-in is recent): the reload after lists none, and the password alone
+    // signs in again.
+    await device.send(.withdrawSecondFactor(factor: factor.id))
+    await device.settled()
+    #expect(await device.state.kind == .firebaseAuthenticated)
+    #expect(await device.state.session?.secondFactors == [])
+    let (third, _) = await startedRuntime()
+    await third.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await third.settled()
+    #expect(await third.state.kind == .firebaseAuthenticated, "no second factor any more")
     for await note in notes {
       if case .error(let e) = note {
         #expect(e.code == "INVALID_CODE")

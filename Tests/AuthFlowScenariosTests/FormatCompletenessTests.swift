@@ -251,6 +251,7 @@ struct FormatCompletenessTests {
         case .secondFactorCodeSent: value = #"{"secondFactorCodeSent": {"sessionInfo": "s"}}"#
         case .totpSecretIssued:
           value = #"{"totpSecretIssued": {"sharedSecretKey": "JBSWY3DP", "sessionInfo": "s"}}"#
+        case .secondFactorWithdrawn: value = #"{"secondFactorWithdrawn": {}}"#
         case .totpEnrolled:
           value = #"{"totpEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .accountExistsWithDifferentCredential:
