@@ -335,11 +335,7 @@ extension AuthMachine {
     switch answer {
     case .totpEnrolled(let tokens):
       phase = .resting
-      guard var session = user?.session else { return }
-      session.idToken = tokens.idToken
-      session.refreshToken = tokens.refreshToken
-      session.expiresAt = tokens.expiresAt
-      renewSession(with: session, now: now, fx: &fx)
+      renewTokens(tokens, now: now, fx: &fx)
       fx.append(.notify(notification: .totpEnrolled))
       reloadAfterFactorChange(fx: &fx)
     case .requestFailed(let error):
@@ -360,17 +356,22 @@ extension AuthMachine {
     switch answer {
     case .secondFactorWithdrawn(let tokens):
       phase = .resting
-      if let tokens, var session = user?.session {
-        session.idToken = tokens.idToken
-        session.refreshToken = tokens.refreshToken
-        session.expiresAt = tokens.expiresAt
-        renewSession(with: session, now: now, fx: &fx)
-      }
+      if let tokens { renewTokens(tokens, now: now, fx: &fx) }
       fx.append(.notify(notification: .secondFactorWithdrawn))
       reloadAfterFactorChange(fx: &fx)
     case .requestFailed(let error):
       fail(error, origin: .resting, sensitive: operation, fx: &fx)
     }
+  }
+
+  /// The same user's session with new `tokens` (an enrolment's or a withdrawal's answer), renewed
+  /// and stored at once.
+  mutating func renewTokens(_ tokens: Tokens, now: Instant, fx: inout [Effect]) {
+    guard var session = user?.session else { return }
+    session.idToken = tokens.idToken
+    session.refreshToken = tokens.refreshToken
+    session.expiresAt = tokens.expiresAt
+    renewSession(with: session, now: now, fx: &fx)
   }
 
   /// After an enrolment or a withdrawal: the account's factors changed on the server, so it is

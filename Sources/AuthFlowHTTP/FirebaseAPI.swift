@@ -231,20 +231,28 @@ public struct FirebaseAPI: Sendable {
     switch result {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
-      guard let newID = Self.nonEmpty(json["idToken"]),
-        let newRefresh = Self.nonEmpty(json["refreshToken"]),
-        let expiresAt = Self.seconds(json["expiresIn"]).map({ clock() + $0 })
-          ?? JWTClaims(newID)?.number("exp").flatMap({
-            Instant.isValidDuration($0) ? Instant($0) : nil
-          })
-      else {
+      guard let tokens = newTokens(json) else {
         return .requestFailed(
           error: AuthError(
             code: "UNEXPECTED_RESPONSE",
             message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
       }
-      return .totpEnrolled(Tokens(idToken: newID, refreshToken: newRefresh, expiresAt: expiresAt))
+      return .totpEnrolled(tokens)
     }
+  }
+
+  /// The tokens of an answer that has no `localId` and may have no `expiresIn` (the v2
+  /// enrolment endpoints): the expiry is `expiresIn` stamped now, else the ID token's `exp`;
+  /// `nil` without both tokens or a usable expiry.
+  func newTokens(_ json: [String: Any]) -> Tokens? {
+    guard let id = Self.nonEmpty(json["idToken"]),
+      let refresh = Self.nonEmpty(json["refreshToken"]),
+      let expiresAt = Self.seconds(json["expiresIn"]).map({ clock() + $0 })
+        ?? JWTClaims(id)?.number("exp").flatMap({
+          Instant.isValidDuration($0) ? Instant($0) : nil
+        })
+    else { return nil }
+    return Tokens(idToken: id, refreshToken: refresh, expiresAt: expiresAt)
   }
 
   /// `v2/accounts/mfaEnrollment:withdraw`: the answer may carry new tokens (both or none; no
@@ -258,22 +266,16 @@ public struct FirebaseAPI: Sendable {
     switch result {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
-      let newID = Self.nonEmpty(json["idToken"])
-      let newRefresh = Self.nonEmpty(json["refreshToken"])
-      if newID == nil, newRefresh == nil { return .secondFactorWithdrawn(nil) }
-      guard let newID, let newRefresh,
-        let expiresAt = Self.seconds(json["expiresIn"]).map({ clock() + $0 })
-          ?? JWTClaims(newID)?.number("exp").flatMap({
-            Instant.isValidDuration($0) ? Instant($0) : nil
-          })
-      else {
+      if Self.nonEmpty(json["idToken"]) == nil, Self.nonEmpty(json["refreshToken"]) == nil {
+        return .secondFactorWithdrawn(nil)
+      }
+      guard let tokens = newTokens(json) else {
         return .requestFailed(
           error: AuthError(
             code: "UNEXPECTED_RESPONSE",
             message: "mfaEnrollment:withdraw answered with half a pair of tokens (or no exp)"))
       }
-      return .secondFactorWithdrawn(
-        Tokens(idToken: newID, refreshToken: newRefresh, expiresAt: expiresAt))
+      return .secondFactorWithdrawn(tokens)
     }
   }
 

@@ -463,6 +463,10 @@ public enum Alphabet {
         email: anonymous ? nil : "mike@example.com", idToken: world.fresh("id-"),
         refreshToken: world.fresh("rt-"), expiresAt: now + expiresIn, pendingCleanup: cleanup)
     }
+    /// Fresh tokens, an hour long (an enrolment's or a withdrawal's answer).
+    func tokens() -> Tokens {
+      Tokens(idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + 3600)
+    }
     guard let kind = Vocabulary.requestKind(name) else { return [] }
     func failed(_ code: String) -> Answer { .failed(kind, id, AuthError(code: code)) }
     if let uid = current?.uid, world.history.deleted.contains(uid),
@@ -706,22 +710,12 @@ public enum Alphabet {
     case .withdrawSecondFactor:
       // With new tokens, or with none (the session's stay).
       out = [
-        .withdrawSecondFactor(
-          id,
-          .secondFactorWithdrawn(
-            Tokens(
-              idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + 3600)
-          )),
+        .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens())),
         .withdrawSecondFactor(id, .secondFactorWithdrawn(nil)),
       ]
     case .finalizeTotpEnrollment:
       out = [
-        .finalizeTotpEnrollment(
-          id,
-          .totpEnrolled(
-            Tokens(
-              idToken: world.fresh("id-"), refreshToken: world.fresh("rt-"), expiresAt: now + 3600)
-          ))
+        .finalizeTotpEnrollment(id, .totpEnrolled(tokens()))
       ]
     }
     out += (errors[name] ?? []).map(failed)
