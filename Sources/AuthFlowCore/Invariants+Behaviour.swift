@@ -559,6 +559,58 @@ enum Promises {
     secondFactor(before, event, after, effects, &out)
     pendingLink(before, event, after, effects, &out)
     totpEnrollment(before, event, after, effects, &out)
+    withdrawal(before, event, after, effects, &out)
+  }
+
+  /// A withdrawal's answer: the tokens it brings are the same user's session, stored at once
+  /// (none: the session's stay); the app is told and the account reloaded for its factors; a
+  /// login too old waits to withdraw the same factor. Restated from Docs/StateMachine.md
+  /// (`withdrawingSecondFactor`).
+  static func withdrawal(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(.withdrawSecondFactor(let id, let answer)) = event,
+      case .accountFlow(let f) = before.phase, f.request == id, f.kind == .withdrawSecondFactor,
+      case .withdrawSecondFactor(let factor)? = f.operation, let b = before.user?.session
+    else { return }
+    switch answer {
+    case .secondFactorWithdrawn(let tokens):
+      let s = after.user?.session
+      let want = (tokens?.idToken ?? b.idToken, tokens?.refreshToken ?? b.refreshToken)
+      if s?.uid != b.uid || s?.idToken != want.0 || s?.refreshToken != want.1 {
+        out.append(
+          Violation(
+            .withdrawalOutcome,
+            tokens == nil
+              ? "\(b.uid)'s tokens changed after a withdrawal that brought none"
+              : "\(b.uid)'s tokens after the withdrawal were not taken"))
+      }
+      if let t = tokens {
+        let stored = effects.contains {
+          if case .persistSession(let p) = $0 { return p.refreshToken == t.refreshToken }
+          return false
+        }
+        if !stored {
+          out.append(
+            Violation(.withdrawalOutcome, "\(b.uid)'s tokens after the withdrawal were not stored"))
+        }
+      }
+      if !effects.contains(.notify(notification: .secondFactorWithdrawn)) {
+        out.append(Violation(.withdrawalOutcome, "the app was not told of the withdrawal"))
+      }
+      let reloads = effects.contains {
+        if case .request(_, .lookupAccount(let token)) = $0 { return token == want.0 }
+        return false
+      }
+      if !reloads {
+        out.append(
+          Violation(.withdrawalOutcome, "the account was not reloaded after the withdrawal"))
+      }
+    case .requestFailed(let error):
+      waitsForReauthentication(
+        .withdrawalOutcome, error, .withdrawSecondFactor(factor: factor), after, &out)
+    }
   }
 
   /// The codes that end an enrolment's session, restated from Docs/HTTP.md ("Enrolling a TOTP

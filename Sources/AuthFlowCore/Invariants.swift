@@ -139,6 +139,11 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// for another code, one that ends it (`SESSION_EXPIRED` and its kin) returns to rest, and a
   /// login too old for either step waits in `reauthenticationRequired` to enrol again.
   case totpEnrollmentOutcome
+  /// A withdrawn factor's answer, for the signed-in user: new tokens, when it brings them, are
+  /// that user's session and stored in the same step (none: the session's tokens stay); the
+  /// app is told and the account is reloaded in the same step for its factors; refused for a
+  /// login too old, the withdrawal of the same factor waits in `reauthenticationRequired`.
+  case withdrawalOutcome
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -198,6 +203,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a credential kept after needConfirmation is linked to the account signed in next, and only to it"
     case .totpEnrollmentOutcome:
       "a TOTP enrolment keeps its secret until enrolled or ended, and stores the tokens it gets"
+    case .withdrawalOutcome:
+      "a withdrawal takes and stores the tokens it gets, then reloads; an old login waits"
     }
   }
 
@@ -313,6 +320,52 @@ public enum Invariants {
   public static func check(
     before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], now: Instant
   ) -> [Violation] {
+    if effects.isEmpty, event.answer == nil, !isStoreChange(event), before == after {
+      return checkUnchanged(before, event, now)
+    }
+    return checkStep(before: before, event: event, after: after, effects: effects, now: now)
+  }
+
+  /// The rules a step can break when it changed nothing and emitted nothing on an intent, a
+  /// timer or a failed write: the state's own (a user exactly when the phase needs one, the
+  /// address an email link keeps, a credential waiting after `needConfirmation`) and the events
+  /// that must do something (a token asked for, a timer fired, a migration decided, a cancel, an
+  /// email link opened). Every other rule needs an effect, a change, an answer or another
+  /// process's write; the model checker's most frequent step (an intent the state ignores)
+  /// costs these alone. `checkStep` is the whole check, and a test compares the two on every
+  /// such step of a bounded space.
+  static func checkUnchanged(_ machine: AuthMachine, _ event: Event, _ now: Instant)
+    -> [Violation]
+  {
+    var out: [Violation] = []
+    userMatchesPhase(machine, &out)
+    switch event {
+    case .intent(.idTokenRequested): tokenRequests(machine, event, machine, [], &out)
+    case .timerFired: Promises.earlyTimer(machine, event, machine, [], now, &out)
+    case .intent(.migrationDecided): Promises.conflictRetry(machine, event, machine, [], &out)
+    default: break
+    }
+    Promises.emailLink(machine, event, machine, [], &out)
+    if case .intent(.cancelTapped) = event {
+      Promises.secondFactor(machine, event, machine, [], &out)
+    }
+    Promises.pendingLink(machine, event, machine, [], &out)
+    return out
+  }
+
+  static func userMatchesPhase(_ after: AuthMachine, _ out: inout [Violation]) {
+    if !after.phase.accepts(after.user) {
+      out.append(
+        Violation(
+          .userMatchesPhase,
+          "\(after.stateName) with \(after.user.map { "user \($0.session.uid)" } ?? "no user")"))
+    }
+  }
+
+  /// Every rule on one step, whatever it did.
+  static func checkStep(
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], now: Instant
+  ) -> [Violation] {
     var out: [Violation] = []
     for case .scheduleTimer(let timer, let at) in effects where !at.isValid || at < now.clamped {
       out.append(
@@ -322,12 +375,7 @@ public enum Invariants {
     let ase = after.user?.session
     let awaitedBefore = awaited(before)
 
-    if !after.phase.accepts(after.user) {
-      out.append(
-        Violation(
-          .userMatchesPhase,
-          "\(after.stateName) with \(after.user.map { "user \($0.session.uid)" } ?? "no user")"))
-    }
+    userMatchesPhase(after, &out)
 
     if let id = event.answer?.id, !awaitedBefore.contains(id) {
       if before != after || !effects.isEmpty {
@@ -477,8 +525,19 @@ public enum Invariants {
           "the user changed from \(s.uid) to \(t.uid) in \(before.stateName)"))
     }
 
-    // Every idTokenRequested gets exactly one deliverIDToken: the requests held after the step
-    // are those held before, plus the one sent now, minus those answered.
+    tokenRequests(before, event, after, effects, &out)
+    Timing.check(before, event, after, effects, now, awaitedBefore, &out)
+    Behaviour.check(before, event, after, effects, now, awaitedBefore, &out)
+    Promises.check(before, event, after, effects, now, awaitedBefore, &out)
+    return out
+  }
+
+  /// Every idTokenRequested gets exactly one deliverIDToken: the requests held after the step
+  /// are those held before, plus the one sent now, minus those answered.
+  static func tokenRequests(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
     let heldBefore = heldTokenRequests(before)
     var asked: TokenRequestID?
     if case .intent(.idTokenRequested(let id, _)) = event { asked = id }
@@ -521,10 +580,6 @@ public enum Invariants {
             "token requests lost or invented (\(describe(event)) in \(before.stateName))"))
       }
     }
-    Timing.check(before, event, after, effects, now, awaitedBefore, &out)
-    Behaviour.check(before, event, after, effects, now, awaitedBefore, &out)
-    Promises.check(before, event, after, effects, now, awaitedBefore, &out)
-    return out
   }
 
   /// Whether `event` reports another process's write to the shared store.
