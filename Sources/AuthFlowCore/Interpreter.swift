@@ -14,7 +14,7 @@ public protocol AuthInterpreter: Sendable {
   /// `accounts:signInWithIdp`; `linkTo` is the current user's ID token when linking.
   func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer
   /// `accounts:signInWithPassword`.
-  func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer
+  func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer
   /// `accounts:signUp` with email and password; `linkTo` links the anonymous user.
   func signUpWithPassword(email: String, password: String, linkTo: String?) async
     -> SessionAnswer
@@ -54,7 +54,7 @@ public protocol AuthInterpreter: Sendable {
   func sendSignInLink(email: String) async -> SignInLinkAnswer
   /// `accounts:signInWithEmailLink` with the link's code; `linkTo` (an anonymous user's ID
   /// token) upgrades that account.
-  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer
+  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer
   /// `mfaSignIn:start` (v2): text a code to the phone factor `factor` of the challenge whose
   /// pending credential this is, with the app's proof (`appVerification`) passed through.
   func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)

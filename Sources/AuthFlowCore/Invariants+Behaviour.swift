@@ -560,6 +560,62 @@ enum Promises {
     pendingLink(before, event, after, effects, &out)
     totpEnrollment(before, event, after, effects, &out)
     withdrawal(before, event, after, effects, &out)
+    challenge(before, event, after, effects, &out)
+  }
+
+  /// A first factor answered with a challenge: held by the flow it interrupts, the user and
+  /// the store untouched; a link for a signed-in user reports it. Restated from
+  /// Docs/StateMachine.md ("Second factors").
+  static func challenge(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    guard case .answer(let answer) = event, before.phase.pendingRequest == answer.id else {
+      return
+    }
+    let challenge: SecondFactorChallenge
+    switch answer {
+    case .signInWithPassword(_, .secondFactorRequired(let c)),
+      .signInWithIdp(_, .secondFactorRequired(let c)),
+      .signInWithEmailLink(_, .secondFactorRequired(let c)):
+      challenge = c
+    default: return
+    }
+    var link = false
+    if before.user != nil {
+      switch before.phase {
+      case .emailFlow(let f): link = f.kind == .linkSignIn
+      case .providerFlow(let f): link = f.purpose == .upgrade || f.purpose == .link
+      default: break
+      }
+    }
+    if after.user != before.user {
+      out.append(Violation(.challengeHeld, "a first factor's challenge changed the session"))
+    }
+    if effects.contains(where: {
+      if case .persistSession = $0 { return true }
+      return $0 == .clearSession
+    }) {
+      out.append(Violation(.challengeHeld, "a first factor's challenge wrote the store"))
+    }
+    if link {
+      let reported = effects.contains {
+        if case .notify(.error(let e)) = $0 { return e.code == "SECOND_FACTOR_REQUIRED" }
+        return false
+      }
+      if case .secondFactor = after.phase {
+        out.append(Violation(.challengeHeld, "a link's challenge was held as if it signed in"))
+      } else if !reported {
+        out.append(Violation(.challengeHeld, "a link's challenge was not reported"))
+      }
+      return
+    }
+    guard case .secondFactor(let step) = after.phase, step.challenge == challenge,
+      step.request == nil, step.codeSent == nil
+    else {
+      return out.append(
+        Violation(.challengeHeld, "a first factor's challenge is not held as it came"))
+    }
   }
 
   /// A withdrawal's answer: the tokens it brings are the same user's session, stored at once

@@ -144,6 +144,13 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// app is told and the account is reloaded in the same step for its factors; refused for a
   /// login too old, the withdrawal of the same factor waits in `reauthenticationRequired`.
   case withdrawalOutcome
+  /// A first factor's challenge (the awaited `signInWithPassword`, `signInWithIdp` or
+  /// `signInWithEmailLink` answered `secondFactorRequired`) is held, never a session: the user
+  /// is the one before, nothing is stored or cleared, and the machine holds exactly that
+  /// challenge with nothing in flight; only a link made for a signed-in user (a guest's email
+  /// link, a provider's link or upgrade), which Firebase answers without one, reports it as
+  /// `SECOND_FACTOR_REQUIRED` instead.
+  case challengeHeld
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -205,6 +212,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a TOTP enrolment keeps its secret until enrolled or ended, and stores the tokens it gets"
     case .withdrawalOutcome:
       "a withdrawal takes and stores the tokens it gets, then reloads; an old login waits"
+    case .challengeHeld:
+      "a first factor's challenge is held, never a session; a link's is reported"
     }
   }
 

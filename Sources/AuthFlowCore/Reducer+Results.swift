@@ -80,7 +80,17 @@ extension AuthMachine {
     case .signInWithEmailLink(let id, let a):
       guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .linkSignIn
       else { return }
-      signedIn(a.result, now: now, fx: &fx)
+      switch a {
+      case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
+      case .requestFailed(let error): signedIn(.failure(error), now: now, fx: &fx)
+      case .secondFactorRequired(let challenge):
+        // A guest's link upgrades the guest's own account: Firebase asks no second factor there.
+        guard user == nil else {
+          phase = .resting
+          return Self.report(Self.secondFactorNotHere, &fx)
+        }
+        enterSecondFactor(challenge, .signIn, fx: &fx)
+      }
     case .authorize(let id, let a):
       switch phase {
       case .providerFlow(let flow) where flow.request == id && flow.credential == nil:

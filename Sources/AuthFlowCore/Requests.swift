@@ -246,15 +246,20 @@ public enum SessionAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
-/// The answer to `signInWithPassword`: a first factor that may not be the last.
-public enum PasswordSignInAnswer: Hashable, Sendable {
-  /// Firebase signed the user in.
+/// The answer to a first factor that may not be the last (`signInWithPassword`,
+/// `signInWithEmailLink`).
+public enum FirstFactorAnswer: Hashable, Sendable {
+  /// Firebase signed the user in (or linked the current user).
   case signedIn(session: Session)
-  /// The password was right and the account has second factors: finish with one of them.
+  /// The first factor passed and the account has second factors: finish with one of them.
   case secondFactorRequired(challenge: SecondFactorChallenge)
   /// The request failed.
   case requestFailed(error: AuthError)
 }
+
+/// The answer's earlier name, from when only a password sign-in could meet a second factor.
+@available(*, deprecated, renamed: "FirstFactorAnswer")
+public typealias PasswordSignInAnswer = FirstFactorAnswer
 
 /// A second factor enrolled on an account (`mfaInfo[]`).
 public struct SecondFactor: Hashable, Codable, Sendable {
@@ -583,7 +588,7 @@ public enum Answer: Hashable, Sendable {
   case signUpAnonymously(RequestID, SessionAnswer)
   case authorize(RequestID, AuthorizeAnswer)
   case signInWithIdp(RequestID, IdPAnswer)
-  case signInWithPassword(RequestID, PasswordSignInAnswer)
+  case signInWithPassword(RequestID, FirstFactorAnswer)
   case signUpWithPassword(RequestID, SessionAnswer)
   case sendPasswordReset(RequestID, ResetAnswer)
   case refreshToken(RequestID, RefreshAnswer)
@@ -600,7 +605,7 @@ public enum Answer: Hashable, Sendable {
   case sendEmailChangeVerification(RequestID, VerificationEmailAnswer)
   case updateProfile(RequestID, ProfileAnswer)
   case sendSignInLink(RequestID, SignInLinkAnswer)
-  case signInWithEmailLink(RequestID, SessionAnswer)
+  case signInWithEmailLink(RequestID, FirstFactorAnswer)
   case startSecondFactorSignIn(RequestID, SecondFactorCodeAnswer)
   case finalizeSecondFactorSignIn(RequestID, SessionAnswer)
   case startTotpEnrollment(RequestID, TotpSecretAnswer)
@@ -729,13 +734,13 @@ public enum Answer: Hashable, Sendable {
     switch self {
     case .loadSession(_, let a): a
     case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
-      .signInWithEmailLink(_, let a), .finalizeSecondFactorSignIn(_, let a):
+      .finalizeSecondFactorSignIn(_, let a):
       a
     case .startSecondFactorSignIn(_, let a): a
     case .sendSignInLink(_, let a): a
     case .authorize(_, let a): a
     case .signInWithIdp(_, let a): a
-    case .signInWithPassword(_, let a): a
+    case .signInWithPassword(_, let a), .signInWithEmailLink(_, let a): a
     case .signInWithCustomToken(_, let a): a
     case .sendPasswordReset(_, let a): a
     case .refreshToken(_, let a): a
@@ -768,7 +773,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn),
       .finalizeSecondFactorSignIn(_, .signedIn):
       "signedIn"
-    case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired):
+    case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired),
+      .signInWithEmailLink(_, .secondFactorRequired):
       "secondFactorRequired"
     case .signInWithIdp(_, .accountExistsWithDifferentCredential):
       "accountExistsWithDifferentCredential"
@@ -905,7 +911,7 @@ public enum Answer: Hashable, Sendable {
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
       .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
-      .signInWithIdp(_, .secondFactorRequired),
+      .signInWithIdp(_, .secondFactorRequired), .signInWithEmailLink(_, .secondFactorRequired),
       .signInWithIdp(_, .accountExistsWithDifferentCredential),
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed),
       .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed),
@@ -960,7 +966,7 @@ extension Answer: Codable {
     case .signUpAnonymously: self = .signUpAnonymously(id, try a(SessionAnswer.self))
     case .authorize: self = .authorize(id, try a(AuthorizeAnswer.self))
     case .signInWithIdp: self = .signInWithIdp(id, try a(IdPAnswer.self))
-    case .signInWithPassword: self = .signInWithPassword(id, try a(PasswordSignInAnswer.self))
+    case .signInWithPassword: self = .signInWithPassword(id, try a(FirstFactorAnswer.self))
     case .signUpWithPassword: self = .signUpWithPassword(id, try a(SessionAnswer.self))
     case .sendPasswordReset: self = .sendPasswordReset(id, try a(ResetAnswer.self))
     case .refreshToken: self = .refreshToken(id, try a(RefreshAnswer.self))
@@ -980,7 +986,7 @@ extension Answer: Codable {
       self = .sendEmailChangeVerification(id, try a(VerificationEmailAnswer.self))
     case .updateProfile: self = .updateProfile(id, try a(ProfileAnswer.self))
     case .sendSignInLink: self = .sendSignInLink(id, try a(SignInLinkAnswer.self))
-    case .signInWithEmailLink: self = .signInWithEmailLink(id, try a(SessionAnswer.self))
+    case .signInWithEmailLink: self = .signInWithEmailLink(id, try a(FirstFactorAnswer.self))
     case .startSecondFactorSignIn:
       self = .startSecondFactorSignIn(id, try a(SecondFactorCodeAnswer.self))
     case .finalizeSecondFactorSignIn:
@@ -1180,7 +1186,7 @@ extension LookupAnswer: Codable {
   }
 }
 
-extension PasswordSignInAnswer: Codable {
+extension FirstFactorAnswer: Codable {
   // Its three answers are three of a provider's sign-in's, written the same way (the challenge
   // flat, as scenario files spell it): one JSON form, declared once in `IdPAnswer`'s.
   public init(from decoder: any Decoder) throws {
@@ -1192,7 +1198,7 @@ extension PasswordSignInAnswer: Codable {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(
           codingPath: decoder.codingPath,
-          debugDescription: "a password sign-in has no such answer"))
+          debugDescription: "a password or email link sign-in has no such answer"))
     }
   }
 

@@ -93,9 +93,14 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:signInWithPassword`. An answer with the key `mfaPendingCredential` (and no
   /// tokens) is a first factor that is not enough: the challenge, never a session.
-  public func signIn(email: String, password: String) async -> PasswordSignInAnswer {
-    let result = await call(
-      "signInWithPassword", ["email": email, "password": password, "returnSecureToken": true])
+  public func signIn(email: String, password: String) async -> FirstFactorAnswer {
+    await firstFactor(
+      call("signInWithPassword", ["email": email, "password": password, "returnSecureToken": true])
+    )
+  }
+
+  /// A first factor's answer: a challenge when it carries `mfaPendingCredential`, else a session.
+  func firstFactor(_ result: Result<[String: Any], AuthError>) async -> FirstFactorAnswer {
     if case .success(let json) = result, json["mfaPendingCredential"] != nil {
       switch Self.challenge(json) {
       case .success(let c): return .secondFactorRequired(challenge: c)
@@ -560,11 +565,11 @@ public struct FirebaseAPI: Sendable {
   /// `accounts:signInWithEmailLink` with the link's `oobCode` and the address it went to;
   /// `linkTo` (an anonymous user's ID token) adds the address to that account.
   public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
-    -> SessionAnswer
+    -> FirstFactorAnswer
   {
     var body: [String: Any] = ["email": email, "oobCode": code]
     if let linkTo { body["idToken"] = linkTo }
-    return SessionAnswer(await session(from: call("signInWithEmailLink", body), anonymous: false))
+    return await firstFactor(call("signInWithEmailLink", body))
   }
 
   /// `accounts:sendOobCode` with `PASSWORD_RESET`.
@@ -667,13 +672,13 @@ public struct FirebaseAPI: Sendable {
     case .failure(let e): return .failure(e)
     case .success(let json):
       if json["mfaPendingCredential"] != nil {
-        // A challenge where this request cannot take one (an email link's sign-in): never a
+        // A challenge where this request cannot take one (a custom token's, a link's): never a
         // session, and said plainly.
         return .failure(
           AuthError(
             code: "SECOND_FACTOR_REQUIRED",
-            message: "the account has second factors; AuthFlow finishes them after a password "
-              + "or a provider's sign-in only"))
+            message: "the account has second factors; AuthFlow finishes them after a password, "
+              + "an email link or a provider's sign-in only"))
       }
       // A custom token's answer names no `localId`: its ID token does (`user_id`, `sub`).
       let tokenUid = (json["idToken"] as? String).flatMap(JWTClaims.init)

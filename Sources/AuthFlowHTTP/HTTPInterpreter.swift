@@ -57,7 +57,7 @@ public struct HTTPInterpreter: AuthInterpreter {
     await firebase.signInWithIdp(credential, linkTo: linkTo)
   }
 
-  public func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
+  public func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
     await firebase.signIn(email: email, password: password)
   }
 
@@ -168,7 +168,7 @@ public struct HTTPInterpreter: AuthInterpreter {
   }
 
   public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
-    -> SessionAnswer
+    -> FirstFactorAnswer
   {
     await firebase.signInWithEmailLink(email: email, code: code, linkTo: linkTo)
   }

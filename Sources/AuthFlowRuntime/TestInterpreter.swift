@@ -103,7 +103,7 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
-  public func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
+  public func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
     await next(.signInWithPassword(email: email, password: password)) {
       .requestFailed(error: $0)
     }
@@ -194,7 +194,7 @@ public actor TestInterpreter: AuthInterpreter {
   }
 
   public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
-    -> SessionAnswer
+    -> FirstFactorAnswer
   {
     await next(.signInWithEmailLink(email: email, code: code, linkTo: linkTo)) {
       .requestFailed(error: $0)
@@ -253,15 +253,15 @@ extension TestInterpreter.Queue where Answer == SessionAnswer {
   public static var signUpAnonymously: Self { Self(kind: .signUpAnonymously) }
   /// `signUpWithPassword`.
   public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
-  /// `signInWithEmailLink`.
-  public static var signInWithEmailLink: Self { Self(kind: .signInWithEmailLink) }
   /// `finalizeSecondFactorSignIn`.
   public static var finalizeSecondFactorSignIn: Self { Self(kind: .finalizeSecondFactorSignIn) }
 }
 
-extension TestInterpreter.Queue where Answer == PasswordSignInAnswer {
+extension TestInterpreter.Queue where Answer == FirstFactorAnswer {
   /// `signInWithPassword`.
   public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
+  /// `signInWithEmailLink`.
+  public static var signInWithEmailLink: Self { Self(kind: .signInWithEmailLink) }
 }
 
 extension TestInterpreter.Queue where Answer == SecondFactorCodeAnswer {

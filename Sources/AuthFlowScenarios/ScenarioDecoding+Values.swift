@@ -159,6 +159,9 @@ extension JSONReader {
     case (.signInWithPassword, .secondFactorRequired):
       return ResultTemplate(
         .signInWithPassword(id, .secondFactorRequired(challenge: try challenge(f, p))))
+    case (.signInWithEmailLink, .secondFactorRequired):
+      return ResultTemplate(
+        .signInWithEmailLink(id, .secondFactorRequired(challenge: try challenge(f, p))))
     case (.signInWithIdp, .accountExistsWithDifferentCredential):
       return ResultTemplate(
         .signInWithIdp(

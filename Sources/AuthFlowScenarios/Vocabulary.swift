@@ -290,7 +290,7 @@ public enum Vocabulary {
     case .providerFailed: "the consent step failed (any request's failure may be spelled this way)"
     case .signedIn: "Firebase signed someone in (or linked the current user)"
     case .secondFactorRequired:
-      "the first factor (a password, a provider's credential) was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
+      "the first factor (a password, an email link, a provider's credential) was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
     case .accountExistsWithDifferentCredential:
       "another account has the credential's `email` and signs in another way (`providers`, as far as Firebase says; Firebase's `needConfirmation`): no session; a sign-in waits in `accountExistsWithDifferentCredential`"
     case .secondFactorCodeSent:
@@ -436,10 +436,10 @@ public enum Vocabulary {
     switch kind {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
-    case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken, .signInWithEmailLink,
+    case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken,
       .finalizeSecondFactorSignIn:
       [.signedIn, .requestFailed]
-    case .signInWithPassword: [.signedIn, .secondFactorRequired, .requestFailed]
+    case .signInWithPassword, .signInWithEmailLink: [.signedIn, .secondFactorRequired, .requestFailed]
     case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp:

@@ -687,7 +687,15 @@ public enum Alphabet {
       // account created with a password is: the same states).
       out = [
         .signInWithEmailLink(
-          id, .signedIn(session: session(current?.uid ?? "user-3", providers: ["password"])))
+          id, .signedIn(session: session(current?.uid ?? "user-3", providers: ["password"]))),
+        // The address's account has second factors (a guest's link is never answered so: the
+        // machine reports it).
+        .signInWithEmailLink(
+          id,
+          .secondFactorRequired(
+            challenge: SecondFactorChallenge(
+              pendingCredential: world.fresh("mp-"), factors: secondFactors,
+              email: "mike@example.com"))),
       ]
     case .refreshToken:
       out = [3600.0, 120].map {

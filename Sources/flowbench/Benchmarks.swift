@@ -331,7 +331,7 @@ struct InstantInterpreter: AuthInterpreter {
   func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
     .requestFailed(error: offline)
   }
-  func signInWithPassword(email: String, password: String) async -> PasswordSignInAnswer {
+  func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
     .requestFailed(error: offline)
   }
   func signUpWithPassword(email: String, password: String, linkTo: String?) async
@@ -365,7 +365,7 @@ struct InstantInterpreter: AuthInterpreter {
     .requestFailed(error: offline)
   }
   func sendSignInLink(email: String) async -> SignInLinkAnswer { .requestFailed(error: offline) }
-  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> SessionAnswer {
+  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer {
     .requestFailed(error: offline)
   }
   func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)

@@ -551,7 +551,7 @@ struct FirebaseTests {
   }
 
   @Test(
-    "TOTP live: the runtime enrols an authenticator app (a wrong code keeps the secret), the test's own RFC 6238 code answers the challenge at sign-in, and a withdrawal removes it"
+    "TOTP live: the runtime enrols an authenticator app (a wrong code keeps the secret), the test's own RFC 6238 code answers the challenge at a password's sign-in and at an email link's, and a withdrawal removes it"
   )
   func totpLive() async throws {
     let email = "totp@example.com"
@@ -619,6 +619,25 @@ struct FirebaseTests {
     #expect(signedIn.expiresAt.seconds > Date().timeIntervalSince1970 + 3000)
     #expect(secondFactor(of: signedIn) == "totp")
     #expect(signedIn.secondFactors.map(\.id) == [factor.id], "the sign-in lists the factor")
+
+    // An email link is a first factor too: the link opens the same challenge, the app's code
+    // finishes it (the link's answer carries `mfaPendingCredential`, not tokens).
+    let (linked, _) = await startedRuntime()
+    await linked.send(.sendSignInLink(email: email))
+    await linked.settled()
+    let link = try await mailedCode("EMAIL_SIGNIN", to: email)
+    await linked.send(.signInWithEmailLink(code: link, email: nil))
+    await linked.settled()
+    guard case .secondFactorRequired(let linkStep, nil) = await linked.state else {
+      Issue.record("expected the link to meet the second factor, got \(await linked.state)")
+      return
+    }
+    #expect(linkStep.challenge.factors.map(\.id) == [factor.id])
+    let linkCode = try #require(TOTP.code(base32Secret: secret, at: Date().timeIntervalSince1970))
+    await linked.send(.submitSecondFactorCode(factor: factor.id, verificationCode: linkCode))
+    await linked.settled()
+    #expect(await linked.state.kind == .firebaseAuthenticated)
+    #expect(await linked.state.session?.uid == session.uid)
 
     // Withdrawn (the sign-in is recent): the reload after lists none, and the password alone
     // signs in again.

@@ -184,7 +184,7 @@ extension SessionAnswer: SignsIn {
   }
 }
 
-extension PasswordSignInAnswer: SignsIn {
+extension FirstFactorAnswer: SignsIn {
   var session: Session? {
     if case .signedIn(let s) = self { return s }
     return nil
