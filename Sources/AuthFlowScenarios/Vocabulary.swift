@@ -439,7 +439,8 @@ public enum Vocabulary {
     case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken,
       .finalizeSecondFactorSignIn:
       [.signedIn, .requestFailed]
-    case .signInWithPassword, .signInWithEmailLink: [.signedIn, .secondFactorRequired, .requestFailed]
+    case .signInWithPassword, .signInWithEmailLink:
+      [.signedIn, .secondFactorRequired, .requestFailed]
     case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp:

@@ -365,7 +365,8 @@ struct InstantInterpreter: AuthInterpreter {
     .requestFailed(error: offline)
   }
   func sendSignInLink(email: String) async -> SignInLinkAnswer { .requestFailed(error: offline) }
-  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer {
+  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer
+  {
     .requestFailed(error: offline)
   }
   func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
