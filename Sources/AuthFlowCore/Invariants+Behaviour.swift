@@ -592,10 +592,7 @@ enum Promises {
     if after.user != before.user {
       out.append(Violation(.challengeHeld, "a first factor's challenge changed the session"))
     }
-    if effects.contains(where: {
-      if case .persistSession = $0 { return true }
-      return $0 == .clearSession
-    }) {
+    if effects.writeTheStore {
       out.append(Violation(.challengeHeld, "a first factor's challenge wrote the store"))
     }
     if link {
@@ -643,10 +640,7 @@ enum Promises {
               : "\(b.uid)'s tokens after the withdrawal were not taken"))
       }
       if let t = tokens {
-        let stored = effects.contains {
-          if case .persistSession(let p) = $0 { return p.refreshToken == t.refreshToken }
-          return false
-        }
+        let stored = effects.persist(refreshToken: t.refreshToken)
         if !stored {
           out.append(
             Violation(.withdrawalOutcome, "\(b.uid)'s tokens after the withdrawal were not stored"))
@@ -721,10 +715,7 @@ enum Promises {
             Violation(
               .totpEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not taken"))
         }
-        let stored = effects.contains {
-          if case .persistSession(let p) = $0 { return p.refreshToken == t.refreshToken }
-          return false
-        }
+        let stored = effects.persist(refreshToken: t.refreshToken)
         if !stored {
           out.append(
             Violation(
@@ -1022,7 +1013,7 @@ enum Promises {
           Violation(
             .emailChangeVerifiedFirst, "the session changed before the new address was verified"))
       }
-      if effects.contains(where: { $0.kind == .persistSession || $0.kind == .clearSession }) {
+      if effects.writeTheStore {
         out.append(
           Violation(
             .emailChangeVerifiedFirst, "the store was written before the new address was verified"))
@@ -1051,10 +1042,7 @@ enum Promises {
         out.append(
           Violation(.passwordChangeStoresTokens, "\(b.uid)'s new tokens were not taken"))
       }
-      let stored = effects.contains {
-        if case .persistSession(let p) = $0 { return p.refreshToken == s.refreshToken }
-        return false
-      }
+      let stored = effects.persist(refreshToken: s.refreshToken)
       if !stored {
         out.append(
           Violation(.passwordChangeStoresTokens, "\(b.uid)'s new tokens were not stored"))
@@ -1076,12 +1064,6 @@ enum Promises {
       case .accountFlow(let f) = before.phase, f.request == id, f.kind == .customTokenSignIn,
       let b = before.user?.session
     else { return }
-    let writes = effects.filter {
-      switch $0 {
-      case .persistSession, .clearSession: true
-      default: false
-      }
-    }
     guard let a = after.user?.session, a.uid == b.uid else {
       return out.append(
         Violation(
@@ -1095,7 +1077,7 @@ enum Promises {
           Violation(.customTokenKeepsUser, "\(b.uid)'s custom token's tokens were not taken"))
       }
     case .signedIn(let s):
-      if a != b || !writes.isEmpty {
+      if a != b || effects.writeTheStore {
         out.append(
           Violation(.customTokenKeepsUser, "\(s.uid)'s custom token changed \(b.uid)'s session"))
       }
@@ -1104,7 +1086,7 @@ enum Promises {
           Violation(.customTokenKeepsUser, "\(s.uid)'s custom token was refused without a word"))
       }
     case .requestFailed:
-      if a != b || !writes.isEmpty {
+      if a != b || effects.writeTheStore {
         out.append(Violation(.customTokenKeepsUser, "a refused custom token changed the session"))
       }
     }
@@ -1438,6 +1420,26 @@ enum Promises {
     {
       out.append(
         Violation(.nameKept, "\(s.uid)'s name (\(name.count) characters) was dropped"))
+    }
+  }
+}
+
+extension [Effect] {
+  /// Whether these effects write the store: persist a session or clear it.
+  var writeTheStore: Bool {
+    contains {
+      switch $0.kind {
+      case .persistSession, .clearSession: true
+      default: false
+      }
+    }
+  }
+
+  /// Whether these effects persist a session holding `refreshToken`.
+  func persist(refreshToken: String) -> Bool {
+    contains {
+      if case .persistSession(let s) = $0 { return s.refreshToken == refreshToken }
+      return false
     }
   }
 }

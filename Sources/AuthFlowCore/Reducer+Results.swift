@@ -81,8 +81,8 @@ extension AuthMachine {
       guard case .emailFlow(let flow) = phase, flow.request == id, flow.kind == .linkSignIn
       else { return }
       switch a {
-      case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
-      case .requestFailed(let error): signedIn(.failure(error), now: now, fx: &fx)
+      case .signedIn(let session): signInFinished(.success(session), .signIn, now: now, fx: &fx)
+      case .requestFailed(let error): signInFinished(.failure(error), .signIn, now: now, fx: &fx)
       case .secondFactorRequired(let challenge):
         // A guest's link upgrades the guest's own account: Firebase asks no second factor there.
         guard user == nil else {
