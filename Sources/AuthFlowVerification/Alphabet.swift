@@ -421,7 +421,7 @@ public enum Alphabet {
     "lookupAccount": 3, "sendVerificationEmail": 1, "applyActionCode": 2, "checkActionCode": 1,
     "confirmPasswordReset": 1, "signInWithCustomToken": 2, "updatePassword": 1,
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
-    "signInWithEmailLink": 1, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
+    "signInWithEmailLink": 2, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
     "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1, "withdrawSecondFactor": 2,
   ]
 
