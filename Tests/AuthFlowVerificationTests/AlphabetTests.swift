@@ -51,6 +51,7 @@ struct AlphabetTests {
     #expect(compared > 10_000)
     #expect(
       found.isEmpty,
-      "\(found.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))")
+      "\(found.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: "; "))"
+    )
   }
 }
