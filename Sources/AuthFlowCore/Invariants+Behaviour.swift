@@ -1127,11 +1127,7 @@ enum Promises {
       f.request == answer.id, f.kind.isActionCode
     else { return }
     let b = before.user?.session
-    let cleared = effects.contains {
-      if case .clearSession = $0 { return true }
-      return false
-    }
-    if after.user?.session.uid != b?.uid || cleared {
+    if after.user?.session.uid != b?.uid || effects.contains(.clearSession) {
       out.append(
         Violation(.actionCodeKeepsSession, "the answer to an action code changed who is signed in"))
     }

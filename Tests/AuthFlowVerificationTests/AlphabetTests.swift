@@ -39,14 +39,7 @@ struct AlphabetTests {
   @Test("every request the checker meets has as many answers as it counts")
   func countsMatchTheAnswers() {
     let mismatches = Mismatches()
-    var options = ModelChecker.Options()
-    options.maxStates = 6_000
-    options.threads = 1
-    options.reducer = { machine, event, now, effects in
-      mismatches.record(machine, now)
-      machine.handle(event, now: now, into: &effects)
-    }
-    _ = ModelChecker(options: options).run()
+    _ = runChecker(maxStates: 6_000) { machine, _, now in mismatches.record(machine, now) }
     let (compared, found) = mismatches.summary
     #expect(compared > 10_000)
     #expect(

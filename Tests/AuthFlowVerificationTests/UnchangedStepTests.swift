@@ -53,14 +53,9 @@ struct UnchangedStepTests {
   @Test("every intent, timer and failed write the checker meets, taken as a step that did nothing")
   func agreesOnTheCheckersSteps() {
     let findings = Findings()
-    var options = ModelChecker.Options()
-    options.maxStates = 6_000
-    options.threads = 1
-    options.reducer = { machine, event, now, effects in
+    let result = runChecker(maxStates: 6_000) { machine, event, now in
       for e in Self.shortcutEvents(event) { findings.record(machine, e, now) }
-      machine.handle(event, now: now, into: &effects)
     }
-    let result = ModelChecker(options: options).run()
     #expect(result.violations.isEmpty)
     let (compared, fired, mismatches) = findings.summary
     #expect(compared > 50_000)
