@@ -76,11 +76,13 @@ public struct AuthMachine: Hashable, Sendable {
       case .changeEmail: .changingEmail
       case .updateProfile: .updatingProfile
       case .startTotpEnrollment: .startingTotpEnrollment
+      case .startPhoneEnrollment: .startingPhoneEnrollment
       case .withdrawSecondFactor: .withdrawingSecondFactor
       }
     case .secondFactor: .secondFactorRequired
     case .accountExists: .accountExistsWithDifferentCredential
     case .totpEnrollment: .enrollingTotp
+    case .phoneEnrollment: .enrollingPhone
     }
   }
 

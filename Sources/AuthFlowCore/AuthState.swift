@@ -83,6 +83,12 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// A TOTP secret is shown; the first code the authenticator app makes with it is awaited, or
   /// (with `enrollment.request`) being checked by `finalizeTotpEnrollment`.
   case enrollingTotp(enrollment: TotpEnrollment, user: SignedInUser)
+  /// `startPhoneEnrollment` in flight: a code is being texted to `phoneNumber`, to enrol it.
+  case startingPhoneEnrollment(
+    request: RequestID, phoneNumber: String, appVerification: String?, user: SignedInUser)
+  /// A code was texted to the number being enrolled; it is awaited, or (with
+  /// `enrollment.request`) being checked by `finalizePhoneEnrollment`.
+  case enrollingPhone(enrollment: PhoneEnrollment, user: SignedInUser)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -96,7 +102,7 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
   case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
   case accountExistsWithDifferentCredential, startingTotpEnrollment, enrollingTotp
-  case withdrawingSecondFactor
+  case withdrawingSecondFactor, startingPhoneEnrollment, enrollingPhone
 }
 
 extension AuthState {
@@ -163,6 +169,12 @@ extension AuthState {
       case .updateProfile: self = .updatingProfile(request: f.request, user: user ?? .missing)
       case .startTotpEnrollment:
         self = .startingTotpEnrollment(request: f.request, user: user ?? .missing)
+      case .startPhoneEnrollment:
+        var number = ""
+        var proof: String?
+        if case .enrollPhone(let n, let p)? = f.operation { (number, proof) = (n, p) }
+        self = .startingPhoneEnrollment(
+          request: f.request, phoneNumber: number, appVerification: proof, user: user ?? .missing)
       case .withdrawSecondFactor:
         var factor = ""
         if case .withdrawSecondFactor(let id)? = f.operation { factor = id }
@@ -171,6 +183,7 @@ extension AuthState {
     case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
     case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
     case .totpEnrollment(let e): self = .enrollingTotp(enrollment: e, user: user ?? .missing)
+    case .phoneEnrollment(let e): self = .enrollingPhone(enrollment: e, user: user ?? .missing)
     }
   }
 
@@ -227,6 +240,14 @@ extension AuthState {
     case .startingTotpEnrollment(let r, let u):
       (.accountFlow(AccountFlow(kind: .startTotpEnrollment, request: r, operation: .enrollTotp)), u)
     case .enrollingTotp(let e, let u): (.totpEnrollment(e), u)
+    case .startingPhoneEnrollment(let r, let n, let p, let u):
+      (
+        .accountFlow(
+          AccountFlow(
+            kind: .startPhoneEnrollment, request: r,
+            operation: .enrollPhone(phoneNumber: n, appVerification: p))), u
+      )
+    case .enrollingPhone(let e, let u): (.phoneEnrollment(e), u)
     case .withdrawingSecondFactor(let r, let f, let u):
       (
         .accountFlow(
@@ -285,6 +306,8 @@ extension AuthState {
     case .startingTotpEnrollment: .startingTotpEnrollment
     case .enrollingTotp: .enrollingTotp
     case .withdrawingSecondFactor: .withdrawingSecondFactor
+    case .startingPhoneEnrollment: .startingPhoneEnrollment
+    case .enrollingPhone: .enrollingPhone
     }
   }
 

@@ -67,6 +67,8 @@ public enum AuthNotification: Hashable, Codable, Sendable {
   case emailNeededForLink
   /// An authenticator app is enrolled as a second factor: later sign-ins ask for its code.
   case totpEnrolled
+  /// A phone number is enrolled as a second factor: later sign-ins can text a code to it.
+  case phoneEnrolled
   /// A second factor was withdrawn from the account.
   case secondFactorWithdrawn
 }
@@ -84,6 +86,7 @@ extension Effect {
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
     case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
     case startTotpEnrollment, finalizeTotpEnrollment, withdrawSecondFactor
+    case startPhoneEnrollment, finalizePhoneEnrollment
     case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -98,7 +101,8 @@ extension Effect {
         .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
         .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
         .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
-        .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor:
+        .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor,
+        .startPhoneEnrollment, .finalizePhoneEnrollment:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -183,6 +187,8 @@ extension Request {
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     case .withdrawSecondFactor: .withdrawSecondFactor
+    case .startPhoneEnrollment: .startPhoneEnrollment
+    case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     }
   }
 
@@ -196,7 +202,7 @@ extension AuthNotification {
     case migrationReady, sessionExpired, signedOutAfterError, userMismatch, error
     case passwordResetSent, signedOutElsewhere, userChanged, verificationEmailSent
     case actionCodeApplied, actionCodeChecked, passwordResetConfirmed, passwordChanged
-    case signInLinkSent, emailNeededForLink, totpEnrolled, secondFactorWithdrawn
+    case signInLinkSent, emailNeededForLink, totpEnrolled, secondFactorWithdrawn, phoneEnrolled
   }
 
   /// The notification's name.
@@ -219,6 +225,7 @@ extension AuthNotification {
     case .emailNeededForLink: .emailNeededForLink
     case .totpEnrolled: .totpEnrolled
     case .secondFactorWithdrawn: .secondFactorWithdrawn
+    case .phoneEnrolled: .phoneEnrolled
     }
   }
 }
@@ -266,6 +273,11 @@ extension Effect: Codable {
       requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
       displayName: String)
     case withdrawSecondFactor(requestId: RequestID, idToken: String, factor: String)
+    case startPhoneEnrollment(
+      requestId: RequestID, idToken: String, phoneNumber: String, appVerification: String?)
+    case finalizePhoneEnrollment(
+      requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
+      displayName: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -330,6 +342,13 @@ extension Effect: Codable {
         .finalizeTotpEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
     case .withdrawSecondFactor(let id, let t, let f):
       self = .request(id, .withdrawSecondFactor(idToken: t, factor: f))
+    case .startPhoneEnrollment(let id, let t, let p, let v):
+      self = .request(
+        id, .startPhoneEnrollment(idToken: t, phoneNumber: p, appVerification: v))
+    case .finalizePhoneEnrollment(let id, let t, let i, let c, let n):
+      self = .request(
+        id,
+        .finalizePhoneEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -392,6 +411,12 @@ extension Effect: Codable {
           requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
       case .withdrawSecondFactor(let t, let f):
         wire = .withdrawSecondFactor(requestId: id, idToken: t, factor: f)
+      case .startPhoneEnrollment(let t, let p, let v):
+        wire = .startPhoneEnrollment(
+          requestId: id, idToken: t, phoneNumber: p, appVerification: v)
+      case .finalizePhoneEnrollment(let t, let i, let c, let n):
+        wire = .finalizePhoneEnrollment(
+          requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
       }
     case .loadSession(let id): wire = .loadSession(requestId: id)
     case .persistSession(let s): wire = .persistSession(session: s)

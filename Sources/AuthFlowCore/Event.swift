@@ -100,6 +100,14 @@ public enum Intent: Hashable, Sendable {
   /// The first code the authenticator app made with the secret shown: finish the enrolment,
   /// naming the factor `displayName` ("Authenticator app" when none is given).
   case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
+  /// Enrol `phoneNumber` (E.164, `+15555550100`) as a second factor of the signed-in permanent
+  /// account: Firebase texts a code to it (it may first ask for a recent sign-in).
+  /// `appVerification` is the app's proof that it is the app (a reCAPTCHA token), passed
+  /// through.
+  case enrollPhone(phoneNumber: String, appVerification: String?)
+  /// The code texted to the number being enrolled: finish the enrolment, naming the factor
+  /// `displayName` ("Phone" when none is given).
+  case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
   /// Withdraw the second factor whose enrolment id is `factor` from the signed-in permanent
   /// account (it may first ask for a recent sign-in).
   case withdrawSecondFactor(factor: String)
@@ -142,6 +150,7 @@ extension Intent {
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
     case updateProfile, sendSignInLink, signInWithEmailLink, sendSecondFactorCode
     case submitSecondFactorCode, enrollTotp, submitTotpEnrollmentCode, withdrawSecondFactor
+    case enrollPhone, submitPhoneEnrollmentCode
   }
 
   /// The intent's name, as scenario files spell it.
@@ -180,6 +189,8 @@ extension Intent {
     case .enrollTotp: .enrollTotp
     case .submitTotpEnrollmentCode: .submitTotpEnrollmentCode
     case .withdrawSecondFactor: .withdrawSecondFactor
+    case .enrollPhone: .enrollPhone
+    case .submitPhoneEnrollmentCode: .submitPhoneEnrollmentCode
     }
   }
 
@@ -221,6 +232,8 @@ extension Intent: Codable {
     case enrollTotp
     case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
     case withdrawSecondFactor(factor: String)
+    case enrollPhone(phoneNumber: String, appVerification: String?)
+    case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -263,6 +276,9 @@ extension Intent: Codable {
     case .submitTotpEnrollmentCode(let c, let n):
       self = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
     case .withdrawSecondFactor(let f): self = .withdrawSecondFactor(factor: f)
+    case .enrollPhone(let p, let v): self = .enrollPhone(phoneNumber: p, appVerification: v)
+    case .submitPhoneEnrollmentCode(let c, let n):
+      self = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -307,6 +323,9 @@ extension Intent: Codable {
     case .submitTotpEnrollmentCode(let c, let n):
       wire = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
     case .withdrawSecondFactor(let f): wire = .withdrawSecondFactor(factor: f)
+    case .enrollPhone(let p, let v): wire = .enrollPhone(phoneNumber: p, appVerification: v)
+    case .submitPhoneEnrollmentCode(let c, let n):
+      wire = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

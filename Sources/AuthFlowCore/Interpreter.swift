@@ -76,6 +76,16 @@ public protocol AuthInterpreter: Sendable {
   /// `idToken`.
   func withdrawSecondFactor(idToken: String, factor: String) async
     -> SecondFactorWithdrawnAnswer
+  /// `mfaEnrollment:start` (v2) with `phoneEnrollmentInfo`: text a code to `phoneNumber` to
+  /// enrol it as a second factor of the account of `idToken`, with the app's proof
+  /// (`appVerification`) passed through.
+  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?) async
+    -> SecondFactorCodeAnswer
+  /// `mfaEnrollment:finalize` (v2) with `phoneVerificationInfo`: enrol the number of the session
+  /// `sessionInfo` with the code texted to it, under `displayName`.
+  func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -153,6 +163,15 @@ extension AuthInterpreter {
           idToken: token, sessionInfo: info, verificationCode: code, displayName: name))
     case .withdrawSecondFactor(let token, let factor):
       .withdrawSecondFactor(id, await withdrawSecondFactor(idToken: token, factor: factor))
+    case .startPhoneEnrollment(let token, let number, let proof):
+      .startPhoneEnrollment(
+        id,
+        await startPhoneEnrollment(idToken: token, phoneNumber: number, appVerification: proof))
+    case .finalizePhoneEnrollment(let token, let info, let code, let name):
+      .finalizePhoneEnrollment(
+        id,
+        await finalizePhoneEnrollment(
+          idToken: token, sessionInfo: info, verificationCode: code, displayName: name))
     }
   }
 }

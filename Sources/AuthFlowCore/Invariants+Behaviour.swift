@@ -444,7 +444,8 @@ enum Behaviour {
     case (.link(let c), .providerFlow(let f)): return f.purpose == .link && f.provider == c.provider
     case (.unlink(let p), .unlinkingProvider(let u)): return u.provider == p
     case (.changePassword, .accountFlow(let f)), (.changeEmail, .accountFlow(let f)),
-      (.enrollTotp, .accountFlow(let f)), (.withdrawSecondFactor, .accountFlow(let f)):
+      (.enrollTotp, .accountFlow(let f)), (.withdrawSecondFactor, .accountFlow(let f)),
+      (.enrollPhone, .accountFlow(let f)):
       return f.operation == operation
     default: return false
     }
@@ -559,6 +560,7 @@ enum Promises {
     secondFactor(before, event, after, effects, &out)
     pendingLink(before, event, after, effects, &out)
     totpEnrollment(before, event, after, effects, &out)
+    phoneEnrollment(before, event, after, effects, &out)
     withdrawal(before, event, after, effects, &out)
     challenge(before, event, after, effects, &out)
   }
@@ -664,8 +666,9 @@ enum Promises {
   }
 
   /// The codes that end an enrolment's session, restated from Docs/HTTP.md ("Enrolling a TOTP
-  /// factor") rather than read from the reducer, so a reducer that forgets one is caught.
-  static let totpEnrollmentOver: Set<String> = [
+  /// factor", "Enrolling a phone number") rather than read from the reducer, so a reducer that
+  /// forgets one is caught.
+  static let enrollmentOver: Set<String> = [
     "SESSION_EXPIRED", "INVALID_SESSION_INFO", "MISSING_SESSION_INFO",
     "TOO_MANY_ENROLLMENT_ATTEMPTS", "MFA_ENROLLMENT_ALREADY_COMPLETE",
   ]
@@ -733,7 +736,7 @@ enum Promises {
           } else {
             kept = false
           }
-          let ended = Self.totpEnrollmentOver.contains(error.code)
+          let ended = Self.enrollmentOver.contains(error.code)
           if ended, kept || after.stateName != .firebaseAuthenticated {
             out.append(
               Violation(
@@ -743,6 +746,105 @@ enum Promises {
             out.append(
               Violation(
                 .totpEnrollmentOutcome, "\(error.code) dropped the TOTP secret still valid"))
+          }
+        }
+      }
+    default: return
+    }
+  }
+
+  /// A phone enrolment texts the number the app gave, with its proof, and is finished only with
+  /// a code the app gave for the session Firebase texted; enrolled, the new tokens are the same
+  /// user's session and stored at once; a failure at the finish keeps waiting for a code unless
+  /// it ended the enrolment session or the login is too old (then rest: the proof was spent);
+  /// a login too old at the start waits for a reauthentication with the same number and proof.
+  /// Restated from Docs/StateMachine.md ("Enrolling a phone number").
+  static func phoneEnrollment(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    for case .request(_, .startPhoneEnrollment(_, let number, let proof)) in effects {
+      let asked: Bool
+      switch event {
+      case .intent(.enrollPhone(let n, let p)): asked = n == number && p == proof
+      default:
+        // A reauthentication resuming the enrolment: the number (and proof) that waited.
+        asked =
+          Behaviour.waitingOperation(before)
+          == .enrollPhone(phoneNumber: number, appVerification: proof)
+      }
+      if !asked {
+        out.append(
+          Violation(
+            .phoneEnrollmentOutcome, "a phone enrolment was started for a number nobody gave"))
+      }
+    }
+    for case .request(_, .finalizePhoneEnrollment(_, let info, let code, _)) in effects {
+      guard case .intent(.submitPhoneEnrollmentCode(let given, _)) = event, given == code,
+        case .phoneEnrollment(let e) = before.phase, e.request == nil, e.sessionInfo == info
+      else {
+        out.append(
+          Violation(
+            .phoneEnrollmentOutcome, "a phone enrolment was finished without a code from the app"))
+        continue
+      }
+    }
+    guard case .answer(let answer) = event, let b = before.user?.session else { return }
+    switch answer {
+    case .startPhoneEnrollment(let id, let a):
+      guard case .accountFlow(let f) = before.phase, f.request == id,
+        f.kind == .startPhoneEnrollment, let operation = f.operation,
+        case .enrollPhone(let number, _) = operation
+      else { return }
+      switch a {
+      case .secondFactorCodeSent(let info):
+        guard case .phoneEnrollment(let e) = after.phase, e.sessionInfo == info,
+          e.phoneNumber == number, e.request == nil
+        else {
+          return out.append(
+            Violation(.phoneEnrollmentOutcome, "the texted code's session is not the one awaited"))
+        }
+      case .requestFailed(let error):
+        waitsForReauthentication(.phoneEnrollmentOutcome, error, operation, after, &out)
+      }
+    case .finalizePhoneEnrollment(let id, let a):
+      guard case .phoneEnrollment(let e) = before.phase, e.request == id else { return }
+      switch a {
+      case .phoneEnrolled(let t):
+        let s = after.user?.session
+        if s?.uid != b.uid || s?.idToken != t.idToken || s?.refreshToken != t.refreshToken {
+          out.append(
+            Violation(
+              .phoneEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not taken"))
+        }
+        if !effects.persist(refreshToken: t.refreshToken) {
+          out.append(
+            Violation(
+              .phoneEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not stored"))
+        }
+      case .requestFailed(let error):
+        switch error.kind {
+        case .sessionDead: return  // `sessionDeadEnds` judges it.
+        case .transient, .throttled, .user, .invalidIDToken, .reauthenticate:
+          let kept: Bool
+          if case .phoneEnrollment(let k) = after.phase {
+            kept =
+              k.sessionInfo == e.sessionInfo && k.phoneNumber == e.phoneNumber
+              && k.request == nil
+          } else {
+            kept = false
+          }
+          // A login too old ends it too: the proof was spent on the text.
+          let ended = Self.enrollmentOver.contains(error.code) || error.kind == .reauthenticate
+          if ended, kept || after.stateName != .firebaseAuthenticated {
+            out.append(
+              Violation(
+                .phoneEnrollmentOutcome,
+                "\(error.code) ended the enrolment session, and \(after.stateName) followed"))
+          } else if !ended, !kept {
+            out.append(
+              Violation(
+                .phoneEnrollmentOutcome, "\(error.code) dropped the enrolment still waiting"))
           }
         }
       }

@@ -151,6 +151,14 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// link, a provider's link or upgrade), which Firebase answers without one, reports it as
   /// `SECOND_FACTOR_REQUIRED` instead.
   case challengeHeld
+  /// A phone enrolment sends the number and the proof the app gave, and finishes only with a
+  /// code the app gave for the session Firebase texted, one at a time; enrolled, the answer's
+  /// tokens are the same user's session, stored in the same step; a failure that leaves the
+  /// enrolment session alive keeps waiting for a code, one that ends it (`SESSION_EXPIRED` and
+  /// its kin) or a login too old returns to rest (the proof was spent on the text), and a login
+  /// too old for the start waits in `reauthenticationRequired` to text the same number with the
+  /// same proof.
+  case phoneEnrollmentOutcome
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -214,6 +222,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a withdrawal takes and stores the tokens it gets, then reloads; an old login waits"
     case .challengeHeld:
       "a first factor's challenge is held, never a session; a link's is reported"
+    case .phoneEnrollmentOutcome:
+      "a phone enrolment waits for the texted code until enrolled or ended, and stores the tokens it gets"
     }
   }
 
@@ -254,6 +264,7 @@ extension Phase {
     case .secondFactor(let step): step.request
     case .accountExists: nil
     case .totpEnrollment(let e): e.request
+    case .phoneEnrollment(let e): e.request
     }
   }
 
@@ -273,7 +284,7 @@ extension Phase {
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
     case .accountExists: return user == nil
-    case .totpEnrollment: return user?.session.anonymous == false
+    case .totpEnrollment, .phoneEnrollment: return user?.session.anonymous == false
     case .secondFactor(let step):
       // No session while a sign-in waits for its second factor; a reauthentication proves the
       // signed-in user again (a guest's too, as a provider's reauthentication does).
@@ -292,7 +303,8 @@ extension Phase {
     case .accountFlow(let f):
       switch f.kind {
       case .reload, .sendVerificationEmail, .updateProfile: return user != nil
-      case .changePassword, .changeEmail, .startTotpEnrollment, .withdrawSecondFactor:
+      case .changePassword, .changeEmail, .startTotpEnrollment, .startPhoneEnrollment,
+        .withdrawSecondFactor:
         return user?.session.anonymous == false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn:
         return true

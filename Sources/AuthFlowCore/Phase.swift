@@ -35,6 +35,26 @@ public enum Phase: Hashable, Sendable {
   /// Enrolling an authenticator app as a second factor: the secret is shown, and the code it
   /// makes is awaited or being checked.
   case totpEnrollment(TotpEnrollment)
+  /// Enrolling a phone number as a second factor: a code was texted to it, and is awaited or
+  /// being checked.
+  case phoneEnrollment(PhoneEnrollment)
+}
+
+/// `phoneEnrollment`: Firebase texted a code to the number being enrolled; the user types it.
+public struct PhoneEnrollment: Hashable, Codable, Sendable {
+  /// The number being enrolled, as the app gave it.
+  public var phoneNumber: String
+  /// The enrolment session the code belongs to (a secret); `finalizePhoneEnrollment` sends it
+  /// back.
+  public var sessionInfo: String
+  /// `finalizePhoneEnrollment` in flight, if any: at most one, so a code is never sent twice.
+  public var request: RequestID?
+
+  public init(phoneNumber: String, sessionInfo: String, request: RequestID? = nil) {
+    self.phoneNumber = phoneNumber
+    self.sessionInfo = sessionInfo
+    self.request = request
+  }
 }
 
 /// `totpEnrollment`: Firebase issued a TOTP secret for the signed-in account; the app shows it
@@ -282,6 +302,8 @@ public struct AccountFlow: Hashable, Sendable {
     case updateProfile
     /// `startTotpEnrollment`: ask for a TOTP secret to enrol (a signed-in permanent account).
     case startTotpEnrollment
+    /// `startPhoneEnrollment`: text a code to a number to enrol (a signed-in permanent account).
+    case startPhoneEnrollment
     /// `withdrawSecondFactor`: remove one of the account's second factors.
     case withdrawSecondFactor
 
@@ -290,7 +312,7 @@ public struct AccountFlow: Hashable, Sendable {
     public var sendsSessionToken: Bool {
       switch self {
       case .reload, .sendVerificationEmail, .changePassword, .changeEmail, .updateProfile,
-        .startTotpEnrollment, .withdrawSecondFactor:
+        .startTotpEnrollment, .startPhoneEnrollment, .withdrawSecondFactor:
         true
       case .applyActionCode, .checkActionCode, .confirmPasswordReset, .customTokenSignIn: false
       }
@@ -300,7 +322,7 @@ public struct AccountFlow: Hashable, Sendable {
     public var isActionCode: Bool {
       switch self {
       case .reload, .sendVerificationEmail, .customTokenSignIn, .changePassword, .changeEmail,
-        .updateProfile, .startTotpEnrollment, .withdrawSecondFactor:
+        .updateProfile, .startTotpEnrollment, .startPhoneEnrollment, .withdrawSecondFactor:
         false
       case .applyActionCode, .checkActionCode, .confirmPasswordReset: true
       }
@@ -442,6 +464,10 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   /// Enrol an authenticator app (TOTP) as a second factor: after a reauthentication it starts
   /// again with a new secret.
   case enrollTotp
+  /// Enrol `phoneNumber` as a second factor: refused at the start for a login too old, it texts
+  /// the number after the reauthentication with the same app's proof `appVerification` (a
+  /// refused start did not use it).
+  case enrollPhone(phoneNumber: String, appVerification: String?)
   /// Withdraw the second factor whose enrolment id is `factor`.
   case withdrawSecondFactor(factor: String)
 }
@@ -467,7 +493,7 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists, .totpEnrollment:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment:
       false
     }
   }

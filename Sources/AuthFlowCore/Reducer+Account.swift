@@ -339,10 +339,47 @@ extension AuthMachine {
       fx.append(.notify(notification: .totpEnrolled))
       reloadAfterFactorChange(fx: &fx)
     case .requestFailed(let error):
-      let ended = Self.totpEnrollmentEnded.contains(error.code)
+      let ended = Self.enrollmentEnded.contains(error.code)
       fail(
         error, origin: ended ? .resting : .totpEnrollment(enrollment), sensitive: .enrollTotp,
         fx: &fx)
+    }
+  }
+
+  /// `startPhoneEnrollment` answered: the code is on its way to the number, and the machine
+  /// waits for it. Refused: a login too old for it waits for a reauthentication, then starts
+  /// again with the same app's proof (it was never used); other failures are reported.
+  mutating func phoneEnrollmentStarted(
+    _ answer: SecondFactorCodeAnswer, operation: SensitiveOperation, fx: inout [Effect]
+  ) {
+    guard case .enrollPhone(let number, _) = operation else { return }
+    switch answer {
+    case .secondFactorCodeSent(let info):
+      phase = .phoneEnrollment(PhoneEnrollment(phoneNumber: number, sessionInfo: info))
+    case .requestFailed(let error):
+      fail(error, origin: .resting, sensitive: operation, fx: &fx)
+    }
+  }
+
+  /// `finalizePhoneEnrollment` answered. Enrolled: the new tokens replace the session's, as for
+  /// an authenticator app. A wrong code, or a failure that leaves the enrolment session alive,
+  /// keeps waiting for a code; one that ended it returns to rest, and so does a login too old
+  /// for it: the app's proof was spent on the text, and a new text needs a new one, so the app
+  /// reauthenticates and enrols again.
+  mutating func phoneEnrollmentAnswered(
+    _ answer: PhoneEnrollmentAnswer, enrollment: inout PhoneEnrollment, now: Instant,
+    fx: inout [Effect]
+  ) {
+    enrollment.request = nil
+    switch answer {
+    case .phoneEnrolled(let tokens):
+      phase = .resting
+      renewTokens(tokens, now: now, fx: &fx)
+      fx.append(.notify(notification: .phoneEnrolled))
+      reloadAfterFactorChange(fx: &fx)
+    case .requestFailed(let error):
+      let ended = Self.enrollmentEnded.contains(error.code) || error.kind == .reauthenticate
+      fail(error, origin: ended ? .resting : .phoneEnrollment(enrollment), sensitive: nil, fx: &fx)
     }
   }
 
@@ -382,8 +419,9 @@ extension AuthMachine {
     phase = .accountFlow(AccountFlow(kind: .reload, request: r))
   }
 
-  /// Codes with which Firebase ends a TOTP enrolment session: start again for a new secret.
-  static let totpEnrollmentEnded: Set<String> = [
+  /// Codes with which Firebase ends an enrolment session (an authenticator app's or a phone
+  /// number's): start again for a new secret or a new text.
+  static let enrollmentEnded: Set<String> = [
     "SESSION_EXPIRED", "INVALID_SESSION_INFO", "MISSING_SESSION_INFO",
     "TOO_MANY_ENROLLMENT_ATTEMPTS", "MFA_ENROLLMENT_ALREADY_COMPLETE",
   ]

@@ -139,6 +139,20 @@ extension AuthMachine {
       // older than the account).
       guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
       sendChange(.withdrawSecondFactor(factor: factor), token: session.idToken, fx: &fx)
+    case .enrollPhone(let number, let proof):
+      guard case .resting = phase, let session = user?.session, !session.anonymous else { return }
+      sendChange(
+        .enrollPhone(phoneNumber: number, appVerification: proof), token: session.idToken, fx: &fx)
+    case .submitPhoneEnrollmentCode(let code, let name):
+      guard case .phoneEnrollment(var enrollment) = phase, enrollment.request == nil,
+        let token = user?.session.idToken
+      else { return }
+      enrollment.request = send(
+        .finalizePhoneEnrollment(
+          idToken: token, sessionInfo: enrollment.sessionInfo, verificationCode: code,
+          displayName: name ?? Self.defaultPhoneName),
+        &fx)
+      phase = .phoneEnrollment(enrollment)
     case .submitTotpEnrollmentCode(let code, let name):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == nil,
         let token = user?.session.idToken
@@ -154,6 +168,8 @@ extension AuthMachine {
 
   /// The name a TOTP factor is enrolled under when the app gives none (Firebase wants one).
   static let defaultTotpName = "Authenticator app"
+  /// The name a phone factor is enrolled under when the app gives none.
+  static let defaultPhoneName = "Phone"
 
   /// Text a code to a phone factor of the challenge (again, for a new code).
   mutating func sendSecondFactorCode(
@@ -235,7 +251,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists, .totpEnrollment:
+      .accountExists, .totpEnrollment, .phoneEnrollment:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -273,6 +289,10 @@ extension AuthMachine {
     case .enrollTotp:
       r = send(.startTotpEnrollment(idToken: token), &fx)
       kind = .startTotpEnrollment
+    case .enrollPhone(let number, let proof):
+      r = send(
+        .startPhoneEnrollment(idToken: token, phoneNumber: number, appVerification: proof), &fx)
+      kind = .startPhoneEnrollment
     case .withdrawSecondFactor(let factor):
       r = send(.withdrawSecondFactor(idToken: token, factor: factor), &fx)
       kind = .withdrawSecondFactor
@@ -291,7 +311,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists, .totpEnrollment:
+      .accountExists, .totpEnrollment, .phoneEnrollment:
       return  // Busy: the tap is stale.
     }
     guard let email = session.email else {
@@ -334,7 +354,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists, .totpEnrollment:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -367,6 +387,9 @@ extension AuthMachine {
       phase = .resting  // The provider's credential is not linked: signed out, nothing kept.
     case .totpEnrollment(let e):
       // The secret is dropped; a code already sent cannot be taken back.
+      if e.request == nil { phase = .resting }
+    case .phoneEnrollment(let e):
+      // The enrolment session is dropped; a code already sent cannot be taken back.
       if e.request == nil { phase = .resting }
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.

@@ -103,7 +103,7 @@ extension AuthMachine {
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
         .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
-        .totpEnrollment:
+        .totpEnrollment, .phoneEnrollment:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -119,7 +119,7 @@ extension AuthMachine {
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
         .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
-        .totpEnrollment:
+        .totpEnrollment, .phoneEnrollment:
         return
       }
     case .refreshToken(let id, let a):
@@ -213,6 +213,14 @@ extension AuthMachine {
     case .finalizeTotpEnrollment(let id, let a):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == id else { return }
       totpEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
+    case .startPhoneEnrollment(let id, let a):
+      guard case .accountFlow(let f) = phase, f.request == id, f.kind == .startPhoneEnrollment,
+        let operation = f.operation
+      else { return }
+      phoneEnrollmentStarted(a, operation: operation, fx: &fx)
+    case .finalizePhoneEnrollment(let id, let a):
+      guard case .phoneEnrollment(var enrollment) = phase, enrollment.request == id else { return }
+      phoneEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
     }
   }
 
@@ -471,7 +479,7 @@ extension AuthMachine {
     case .unlink(let provider):
       let r = send(.unlinkProvider(provider: provider, idToken: token), &fx)
       phase = .unlinkingProvider(Unlink(provider: provider, request: r))
-    case .changePassword, .changeEmail, .enrollTotp, .withdrawSecondFactor:
+    case .changePassword, .changeEmail, .enrollTotp, .enrollPhone, .withdrawSecondFactor:
       sendChange(operation, token: token, fx: &fx)
     }
   }

@@ -73,6 +73,15 @@ public enum Request: Hashable, Sendable {
   /// under `displayName`.
   indirect case finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String)
+  /// Firebase `mfaEnrollment:start` (v2) with `phoneEnrollmentInfo`: text a code to
+  /// `phoneNumber` (E.164) to enrol it as a second factor of the account of `idToken`;
+  /// `appVerification` is the app's proof that it is the app, passed through as given.
+  indirect case startPhoneEnrollment(
+    idToken: String, phoneNumber: String, appVerification: String?)
+  /// Firebase `mfaEnrollment:finalize` (v2) with `phoneVerificationInfo`: enrol the number of
+  /// the enrolment session `sessionInfo` with the code texted to it, under `displayName`.
+  indirect case finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String)
   /// Firebase `mfaEnrollment:withdraw` (v2): remove the second factor whose enrolment id is
   /// `factor` from the account of `idToken`.
   case withdrawSecondFactor(idToken: String, factor: String)
@@ -105,6 +114,8 @@ public enum Request: Hashable, Sendable {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
+    case .startPhoneEnrollment: .startPhoneEnrollment
+    case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -121,6 +132,7 @@ extension Request {
       .unlinkProvider(_, let t), .lookupAccount(let t), .sendVerificationEmail(let t),
       .updatePassword(let t, _), .sendEmailChangeVerification(let t, _), .updateProfile(let t, _),
       .startTotpEnrollment(let t), .finalizeTotpEnrollment(let t, _, _, _),
+      .startPhoneEnrollment(let t, _, _), .finalizePhoneEnrollment(let t, _, _, _),
       .withdrawSecondFactor(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t),
@@ -151,7 +163,8 @@ extension Request {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment, .withdrawSecondFactor:
+      .finalizeTotpEnrollment, .startPhoneEnrollment, .finalizePhoneEnrollment,
+      .withdrawSecondFactor:
       nil
     }
   }
@@ -182,7 +195,7 @@ extension RequestKind {
       .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
       .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
       .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment,
-      .withdrawSecondFactor:
+      .startPhoneEnrollment, .finalizePhoneEnrollment, .withdrawSecondFactor:
       .firebase
     }
   }
@@ -198,7 +211,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case confirmPasswordReset, signInWithCustomToken, updatePassword, sendEmailChangeVerification
   case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
   case finalizeSecondFactorSignIn, startTotpEnrollment, finalizeTotpEnrollment
-  case withdrawSecondFactor
+  case withdrawSecondFactor, startPhoneEnrollment, finalizePhoneEnrollment
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -581,6 +594,15 @@ public enum TotpEnrollmentAnswer: Hashable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `finalizePhoneEnrollment`.
+public enum PhoneEnrollmentAnswer: Hashable, Sendable {
+  /// Enrolled: Firebase answers with new tokens for the session (its other sessions may end).
+  case phoneEnrolled(Tokens)
+  /// Refused (`INVALID_CODE`: the user may try the code again; `SESSION_EXPIRED`: start again)
+  /// or not delivered.
+  case requestFailed(error: AuthError)
+}
+
 /// What comes back to the machine: the answer to one request, with the request's id. One case
 /// per request kind, never per outcome.
 public enum Answer: Hashable, Sendable {
@@ -611,6 +633,8 @@ public enum Answer: Hashable, Sendable {
   case startTotpEnrollment(RequestID, TotpSecretAnswer)
   case finalizeTotpEnrollment(RequestID, TotpEnrollmentAnswer)
   case withdrawSecondFactor(RequestID, SecondFactorWithdrawnAnswer)
+  case startPhoneEnrollment(RequestID, SecondFactorCodeAnswer)
+  case finalizePhoneEnrollment(RequestID, PhoneEnrollmentAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -642,6 +666,8 @@ public enum Answer: Hashable, Sendable {
     case .startTotpEnrollment: .startTotpEnrollment(id, .requestFailed(error: e))
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment(id, .requestFailed(error: e))
     case .withdrawSecondFactor: .withdrawSecondFactor(id, .requestFailed(error: e))
+    case .startPhoneEnrollment: .startPhoneEnrollment(id, .requestFailed(error: e))
+    case .finalizePhoneEnrollment: .finalizePhoneEnrollment(id, .requestFailed(error: e))
     }
   }
 
@@ -658,7 +684,8 @@ public enum Answer: Hashable, Sendable {
       .updateProfile(let id, _), .sendSignInLink(let id, _), .signInWithEmailLink(let id, _),
       .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _),
       .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _),
-      .withdrawSecondFactor(let id, _):
+      .withdrawSecondFactor(let id, _), .startPhoneEnrollment(let id, _),
+      .finalizePhoneEnrollment(let id, _):
       id
     }
   }
@@ -693,6 +720,8 @@ public enum Answer: Hashable, Sendable {
     case .startTotpEnrollment(_, let a): .startTotpEnrollment(id, a)
     case .finalizeTotpEnrollment(_, let a): .finalizeTotpEnrollment(id, a)
     case .withdrawSecondFactor(_, let a): .withdrawSecondFactor(id, a)
+    case .startPhoneEnrollment(_, let a): .startPhoneEnrollment(id, a)
+    case .finalizePhoneEnrollment(_, let a): .finalizePhoneEnrollment(id, a)
     }
   }
 
@@ -725,6 +754,8 @@ public enum Answer: Hashable, Sendable {
     case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
     case .startTotpEnrollment: .startTotpEnrollment
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
+    case .startPhoneEnrollment: .startPhoneEnrollment
+    case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -736,7 +767,8 @@ public enum Answer: Hashable, Sendable {
     case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
       .finalizeSecondFactorSignIn(_, let a):
       a
-    case .startSecondFactorSignIn(_, let a): a
+    case .startSecondFactorSignIn(_, let a), .startPhoneEnrollment(_, let a): a
+    case .finalizePhoneEnrollment(_, let a): a
     case .sendSignInLink(_, let a): a
     case .authorize(_, let a): a
     case .signInWithIdp(_, let a): a
@@ -778,7 +810,10 @@ public enum Answer: Hashable, Sendable {
       "secondFactorRequired"
     case .signInWithIdp(_, .accountExistsWithDifferentCredential):
       "accountExistsWithDifferentCredential"
-    case .startSecondFactorSignIn(_, .secondFactorCodeSent): "secondFactorCodeSent"
+    case .startSecondFactorSignIn(_, .secondFactorCodeSent),
+      .startPhoneEnrollment(_, .secondFactorCodeSent):
+      "secondFactorCodeSent"
+    case .finalizePhoneEnrollment(_, .phoneEnrolled): "phoneEnrolled"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
     case .sendPasswordReset(_, .passwordResetSent): "passwordResetSent"
@@ -810,7 +845,8 @@ public enum Answer: Hashable, Sendable {
       .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
       .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
       .finalizeSecondFactorSignIn(_, .requestFailed), .startTotpEnrollment(_, .requestFailed),
-      .finalizeTotpEnrollment(_, .requestFailed), .withdrawSecondFactor(_, .requestFailed):
+      .finalizeTotpEnrollment(_, .requestFailed), .withdrawSecondFactor(_, .requestFailed),
+      .startPhoneEnrollment(_, .requestFailed), .finalizePhoneEnrollment(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -834,7 +870,9 @@ public enum Answer: Hashable, Sendable {
       .finalizeSecondFactorSignIn(_, .requestFailed(let e)),
       .startTotpEnrollment(_, .requestFailed(let e)),
       .finalizeTotpEnrollment(_, .requestFailed(let e)),
-      .withdrawSecondFactor(_, .requestFailed(let e)):
+      .withdrawSecondFactor(_, .requestFailed(let e)),
+      .startPhoneEnrollment(_, .requestFailed(let e)),
+      .finalizePhoneEnrollment(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
@@ -842,7 +880,8 @@ public enum Answer: Hashable, Sendable {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment, .withdrawSecondFactor:
+      .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
+      .finalizePhoneEnrollment:
       nil
     }
   }
@@ -861,7 +900,8 @@ public enum Answer: Hashable, Sendable {
       .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment, .withdrawSecondFactor:
+      .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
+      .finalizePhoneEnrollment:
       nil
     }
   }
@@ -902,6 +942,8 @@ public enum Answer: Hashable, Sendable {
       .finalizeTotpEnrollment(id, .totpEnrolled(tokens(t)))
     case .withdrawSecondFactor(let id, .secondFactorWithdrawn(let t?)):
       .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens(t)))
+    case .finalizePhoneEnrollment(let id, .phoneEnrolled(let t)):
+      .finalizePhoneEnrollment(id, .phoneEnrolled(tokens(t)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -916,7 +958,8 @@ public enum Answer: Hashable, Sendable {
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed),
       .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed),
       .withdrawSecondFactor(_, .secondFactorWithdrawn(nil)),
-      .withdrawSecondFactor(_, .requestFailed):
+      .withdrawSecondFactor(_, .requestFailed), .startPhoneEnrollment,
+      .finalizePhoneEnrollment(_, .requestFailed):
       self
     }
   }
@@ -996,6 +1039,10 @@ extension Answer: Codable {
       self = .finalizeTotpEnrollment(id, try a(TotpEnrollmentAnswer.self))
     case .withdrawSecondFactor:
       self = .withdrawSecondFactor(id, try a(SecondFactorWithdrawnAnswer.self))
+    case .startPhoneEnrollment:
+      self = .startPhoneEnrollment(id, try a(SecondFactorCodeAnswer.self))
+    case .finalizePhoneEnrollment:
+      self = .finalizePhoneEnrollment(id, try a(PhoneEnrollmentAnswer.self))
     }
   }
 
@@ -1140,6 +1187,26 @@ extension TotpEnrollmentAnswer: Codable {
     case .requestFailed(let e):
       try FlatAnswerJSON.encode(
         Result<Tokens, AuthError>.failure(e), success: "totpEnrolled", to: encoder)
+    }
+  }
+}
+
+extension PhoneEnrollmentAnswer: Codable {
+  public init(from decoder: any Decoder) throws {
+    switch try FlatAnswerJSON.decode(decoder, success: "phoneEnrolled") as Result<Tokens, AuthError>
+    {
+    case .success(let t): self = .phoneEnrolled(t)
+    case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .phoneEnrolled(let t):
+      try FlatAnswerJSON.encode(.success(t), success: "phoneEnrolled", to: encoder)
+    case .requestFailed(let e):
+      try FlatAnswerJSON.encode(
+        Result<Tokens, AuthError>.failure(e), success: "phoneEnrolled", to: encoder)
     }
   }
 }

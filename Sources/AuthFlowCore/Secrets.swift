@@ -68,6 +68,7 @@ extension SensitiveOperation: RedactedDescription {}
 extension ProviderPurpose: RedactedDescription {}
 extension TotpSecret: RedactedDescription {}
 extension TotpEnrollment: RedactedDescription {}
+extension PhoneEnrollment: RedactedDescription {}
 
 extension Request: RedactedDescription {
   public func encode(to encoder: any Encoder) throws {

@@ -246,6 +246,55 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `v2/accounts/mfaEnrollment:start` with `phoneEnrollmentInfo`: Firebase texts a code to
+  /// `phoneNumber` and answers with the `phoneSessionInfo.sessionInfo` that finishes with it.
+  /// The app's proof goes in as a reCAPTCHA token, as at a second factor's sign-in.
+  public func startPhoneEnrollment(
+    idToken: String, phoneNumber: String, appVerification: String?
+  ) async -> SecondFactorCodeAnswer {
+    var info: [String: Any] = ["phoneNumber": phoneNumber]
+    if let appVerification { info["recaptchaToken"] = appVerification }
+    let result = await callV2(
+      "mfaEnrollment:start", ["idToken": idToken, "phoneEnrollmentInfo": info])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let response = json["phoneSessionInfo"] as? [String: Any],
+        let sessionInfo = Self.nonEmpty(response["sessionInfo"])
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "mfaEnrollment:start answered without phoneSessionInfo.sessionInfo"))
+      }
+      return .secondFactorCodeSent(sessionInfo: sessionInfo)
+    }
+  }
+
+  /// `v2/accounts/mfaEnrollment:finalize` with `phoneVerificationInfo`: as for a TOTP factor,
+  /// the answer carries new tokens and no `expiresIn`.
+  public func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer {
+    let result = await callV2(
+      "mfaEnrollment:finalize",
+      [
+        "idToken": idToken, "displayName": displayName,
+        "phoneVerificationInfo": ["sessionInfo": sessionInfo, "code": verificationCode],
+      ])
+    switch result {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let tokens = newTokens(json) else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
+      }
+      return .phoneEnrolled(tokens)
+    }
+  }
+
   /// The tokens of an answer that has no `localId` and may have no `expiresIn` (the v2
   /// enrolment endpoints): the expiry is `expiresIn` stamped now, else the ID token's `exp`;
   /// `nil` without both tokens or a usable expiry.

@@ -88,6 +88,21 @@ public struct HTTPInterpreter: AuthInterpreter {
       displayName: displayName)
   }
 
+  public func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?)
+    async -> SecondFactorCodeAnswer
+  {
+    await firebase.startPhoneEnrollment(
+      idToken: idToken, phoneNumber: phoneNumber, appVerification: appVerification)
+  }
+
+  public func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer {
+    await firebase.finalizePhoneEnrollment(
+      idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+      displayName: displayName)
+  }
+
   public func withdrawSecondFactor(idToken: String, factor: String) async
     -> SecondFactorWithdrawnAnswer
   {

@@ -77,10 +77,11 @@ public final class AuthModel {
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
       .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
       .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
-      .withdrawingSecondFactor:
+      .withdrawingSecondFactor, .startingPhoneEnrollment:
       true
     case .secondFactorRequired(let step, _): step.request != nil
     case .enrollingTotp(let enrollment, _): enrollment.request != nil
+    case .enrollingPhone(let enrollment, _): enrollment.request != nil
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired, .accountExistsWithDifferentCredential:
       false
@@ -103,6 +104,13 @@ public final class AuthModel {
   public var totpSecret: TotpSecret? {
     guard case .enrollingTotp(let enrollment, _) = state else { return nil }
     return enrollment.secret
+  }
+
+  /// The number of a phone enrolment waiting for its texted code, if one is: pass the code to
+  /// `submitPhoneEnrollmentCode(_:displayName:)` (or `cancel()`).
+  public var phoneBeingEnrolled: String? {
+    guard case .enrollingPhone(let enrollment, _) = state else { return nil }
+    return enrollment.phoneNumber
   }
 
   /// The signed-in session, if any.
@@ -130,7 +138,7 @@ public final class AuthModel {
     case .migrationReady(let from, let to): migration = (from, to)
     case .passwordResetSent, .signedOutElsewhere, .userChanged, .verificationEmailSent,
       .actionCodeApplied, .actionCodeChecked, .passwordResetConfirmed, .passwordChanged,
-      .totpEnrolled, .secondFactorWithdrawn:
+      .totpEnrolled, .secondFactorWithdrawn, .phoneEnrolled:
       break  // The state shows it (or the app's own notification handler).
     case .signInLinkSent(let email): keepEmailLinkAddress(email)
     case .emailNeededForLink: needsEmailForLink = true
@@ -255,6 +263,20 @@ public final class AuthModel {
   /// secret for another try.
   public func submitTotpEnrollmentCode(_ code: String, displayName: String? = nil) {
     send(.submitTotpEnrollmentCode(verificationCode: code, displayName: displayName))
+  }
+
+  /// Enrols `phoneNumber` (E.164) as a second factor of the signed-in account: Firebase texts a
+  /// code to it (`phoneBeingEnrolled`); `appVerification` is the app's proof that it is the app
+  /// (a reCAPTCHA token), passed through. A login too old for it shows
+  /// `reauthenticationRequired` first.
+  public func enrollPhone(_ phoneNumber: String, appVerification: String? = nil) {
+    send(.enrollPhone(phoneNumber: phoneNumber, appVerification: appVerification))
+  }
+
+  /// Finishes the phone enrolment with the texted code, naming the factor `displayName`
+  /// ("Phone" when `nil`). A wrong code keeps waiting for another try.
+  public func submitPhoneEnrollmentCode(_ code: String, displayName: String? = nil) {
+    send(.submitPhoneEnrollmentCode(verificationCode: code, displayName: displayName))
   }
 
   /// Withdraws the second factor whose id is `factor` (one of `session?.secondFactors`); a

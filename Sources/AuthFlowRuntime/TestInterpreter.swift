@@ -17,7 +17,7 @@ import AuthFlowCore
 /// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
 /// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
 /// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`,
-/// `withdrawSecondFactor`) takes only its own answer
+/// `withdrawSecondFactor`, `startPhoneEnrollment`, `finalizePhoneEnrollment`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -242,6 +242,25 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
+  public func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?)
+    async -> SecondFactorCodeAnswer
+  {
+    await next(
+      .startPhoneEnrollment(
+        idToken: idToken, phoneNumber: phoneNumber, appVerification: appVerification)
+    ) { .requestFailed(error: $0) }
+  }
+
+  public func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer {
+    await next(
+      .finalizePhoneEnrollment(
+        idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+        displayName: displayName)
+    ) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -267,6 +286,13 @@ extension TestInterpreter.Queue where Answer == FirstFactorAnswer {
 extension TestInterpreter.Queue where Answer == SecondFactorCodeAnswer {
   /// `startSecondFactorSignIn`.
   public static var startSecondFactorSignIn: Self { Self(kind: .startSecondFactorSignIn) }
+  /// `startPhoneEnrollment`.
+  public static var startPhoneEnrollment: Self { Self(kind: .startPhoneEnrollment) }
+}
+
+extension TestInterpreter.Queue where Answer == PhoneEnrollmentAnswer {
+  /// `finalizePhoneEnrollment`.
+  public static var finalizePhoneEnrollment: Self { Self(kind: .finalizePhoneEnrollment) }
 }
 
 extension TestInterpreter.Queue where Answer == TotpSecretAnswer {

@@ -94,6 +94,14 @@ extension JSONReader {
     case .enrollTotp: return .enrollTotp
     case .withdrawSecondFactor:
       return .withdrawSecondFactor(factor: try string(f["factor"], join(p, "factor")))
+    case .enrollPhone:
+      return .enrollPhone(
+        phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
+        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+    case .submitPhoneEnrollmentCode:
+      return .submitPhoneEnrollmentCode(
+        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
+        displayName: try optionalString(f["displayName"], join(p, "displayName")))
     case .submitTotpEnrollmentCode:
       return .submitTotpEnrollmentCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
@@ -178,6 +186,15 @@ extension JSONReader {
         .startSecondFactorSignIn(
           id,
           .secondFactorCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
+    case (.startPhoneEnrollment, .secondFactorCodeSent):
+      return ResultTemplate(
+        .startPhoneEnrollment(
+          id,
+          .secondFactorCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
+    case (.finalizePhoneEnrollment, .phoneEnrolled):
+      let (tokens, relative) = try self.tokens(f, p)
+      return ResultTemplate(
+        .finalizePhoneEnrollment(id, .phoneEnrolled(tokens)), relativeExpiry: relative)
     case (.updatePassword, .passwordChanged):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       return ResultTemplate(

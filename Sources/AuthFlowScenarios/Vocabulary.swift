@@ -26,7 +26,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
   case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
-  case totpSecretIssued, totpEnrolled, secondFactorWithdrawn
+  case totpSecretIssued, totpEnrolled, secondFactorWithdrawn, phoneEnrolled
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -63,6 +63,9 @@ public enum Vocabulary {
     case .submitTotpEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .withdrawSecondFactor: [FieldSpec("factor", string)]
+    case .enrollPhone: [FieldSpec("phoneNumber", string), .optional("appVerification", string)]
+    case .submitPhoneEnrollmentCode:
+      [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .migrationDecided:
       [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
     case .reauthenticateTapped: [.optional("provider", provider)]
@@ -150,7 +153,7 @@ public enum Vocabulary {
           ##"{ "anyOf": [{ "type": "string", "format": "date-time" }, { "type": "number", "minimum": 0, "maximum": 253402300799 }] }"##
         ),
       ]
-    case .tokenRefreshed, .totpEnrolled:
+    case .tokenRefreshed, .totpEnrolled, .phoneEnrolled:
       [
         FieldSpec("idToken", string), FieldSpec("refreshToken", string),
         .optional("expiresIn", ##"{ "type": "number", "minimum": 0, "maximum": 3155760000 }"##),
@@ -192,8 +195,9 @@ public enum Vocabulary {
       ["requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode"]
     case .startTotpEnrollment: ["requestId", "idToken"]
     case .withdrawSecondFactor: ["requestId", "idToken", "factor"]
-    case .finalizeTotpEnrollment:
+    case .finalizeTotpEnrollment, .finalizePhoneEnrollment:
       ["requestId", "idToken", "sessionInfo", "verificationCode", "displayName"]
+    case .startPhoneEnrollment: ["requestId", "idToken", "phoneNumber", "appVerification"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -207,7 +211,7 @@ public enum Vocabulary {
     switch kind {
     case .migrationReady: ["from", "to"]
     case .sessionExpired, .userMismatch, .passwordChanged, .emailNeededForLink, .totpEnrolled,
-      .secondFactorWithdrawn:
+      .secondFactorWithdrawn, .phoneEnrolled:
       []
     case .signedOutAfterError, .error: ["error"]
     case .passwordResetSent: ["email"]
@@ -275,6 +279,10 @@ public enum Vocabulary {
       "in `enrollingTotp`, finish the enrolment with the first `verificationCode` the authenticator app made with the secret, naming the factor `displayName` (optional, default \"Authenticator app\"); a wrong code keeps the secret for another"
     case .withdrawSecondFactor:
       "withdraw the second `factor` (its enrolment id) from the signed-in permanent account; the account is reloaded after, for the session's `secondFactors`; a login too old for it waits in `reauthenticationRequired`"
+    case .enrollPhone:
+      "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof, passed through; a login too old for it waits in `reauthenticationRequired`"
+    case .submitPhoneEnrollmentCode:
+      "in `enrollingPhone`, finish the enrolment with the texted `verificationCode`, naming the factor `displayName` (optional, default \"Phone\"); a wrong code keeps waiting for another"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -322,6 +330,8 @@ public enum Vocabulary {
       "the factor is withdrawn; with `idToken`, `refreshToken` and `expiresIn` (or `expiresAt`), new tokens for the session; with none, the session's stay"
     case .totpEnrolled:
       "the authenticator app is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
+    case .phoneEnrolled:
+      "the phone number is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
     case .passwordChanged:
       "the password is the new one; `session` holds the new tokens Firebase answered with (its other sessions end)"
     }
@@ -372,6 +382,10 @@ public enum Vocabulary {
       "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
     case .withdrawSecondFactor:
       "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
+    case .startPhoneEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, recaptchaToken}}`: text a code to the number to enrol"
+    case .finalizePhoneEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, phoneVerificationInfo: {sessionInfo, code}}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"
@@ -406,6 +420,8 @@ public enum Vocabulary {
     case .totpEnrolled:
       "an authenticator app is enrolled as a second factor: later sign-ins ask for its code"
     case .secondFactorWithdrawn: "a second factor was withdrawn from the account"
+    case .phoneEnrolled:
+      "a phone number is enrolled as a second factor: later sign-ins can text a code to it"
     case .emailNeededForLink:
       "a sign-in link was opened but the address it went to is not known here (another device, or a relaunch): ask the user and send `signInWithEmailLink` again with `email`"
     }
@@ -441,7 +457,8 @@ public enum Vocabulary {
       [.signedIn, .requestFailed]
     case .signInWithPassword, .signInWithEmailLink:
       [.signedIn, .secondFactorRequired, .requestFailed]
-    case .startSecondFactorSignIn: [.secondFactorCodeSent, .requestFailed]
+    case .startSecondFactorSignIn, .startPhoneEnrollment: [.secondFactorCodeSent, .requestFailed]
+    case .finalizePhoneEnrollment: [.phoneEnrolled, .requestFailed]
     case .sendSignInLink: [.signInLinkSent, .requestFailed]
     case .signInWithIdp:
       [

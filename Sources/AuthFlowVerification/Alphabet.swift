@@ -83,6 +83,9 @@ public enum Alphabet {
     .submitSecondFactorCode(factor: secondFactors[1].id, verificationCode: "654321"),
     // An authenticator app enrolled: the secret asked for, then its first code.
     .enrollTotp, .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil),
+    // A phone number enrolled: a code texted to it (with the app's proof), then that code.
+    .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
+    .submitPhoneEnrollmentCode(verificationCode: "135790", displayName: nil),
     // A factor withdrawn (whether the account has it is the server's to say).
     .withdrawSecondFactor(factor: secondFactors[0].id),
   ]
@@ -92,6 +95,9 @@ public enum Alphabet {
     SecondFactor(id: "f-totp", kind: .totp, displayName: "Authenticator"),
     SecondFactor(id: "f-phone", kind: .phone, phoneHint: "+*******1234"),
   ]
+
+  /// The number the alphabet enrols as a phone factor.
+  static let phoneNumber = "+15555550100"
 
   /// The profile update the alphabet sends: a name and a photo.
   static let profileChange = ProfileChange(
@@ -134,6 +140,7 @@ public enum Alphabet {
         .reauthenticateWithPassword(password: "pw-1"), .changeEmail(newEmail: "new@example.com"),
         .updateProfile(change: profileChange), .enrollTotp,
         .withdrawSecondFactor(factor: secondFactors[0].id),
+        .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
       ]
     case .migrationRequired:
       return [
@@ -161,13 +168,18 @@ public enum Alphabet {
         .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil), .cancelTapped,
         token,
       ]
+    case .enrollingPhone:
+      return [
+        .submitPhoneEnrollmentCode(verificationCode: "135790", displayName: nil), .cancelTapped,
+        token,
+      ]
     case .restoring, .signingInAnonymously, .awaitingProvider, .googleAuthenticated,
       .providerAuthenticated, .migrating, .deletingAccount, .unlinkingProvider,
       .signingInWithEmail, .creatingAccount, .sendingPasswordReset, .reloadingAccount,
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
       .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail,
       .updatingProfile, .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
-      .withdrawingSecondFactor:
+      .withdrawingSecondFactor, .startingPhoneEnrollment:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -238,6 +250,7 @@ public enum Alphabet {
         case .updateProfile: kind = .updateProfile
         case .startTotpEnrollment: kind = .startTotpEnrollment
         case .withdrawSecondFactor: kind = .withdrawSecondFactor
+        case .startPhoneEnrollment: kind = .startPhoneEnrollment
         }
       case .emailFlow(let e):
         switch e.kind {
@@ -250,6 +263,7 @@ public enum Alphabet {
         }
       case .accountExists: kind = nil
       case .totpEnrollment(let e): kind = e.request == nil ? nil : .finalizeTotpEnrollment
+      case .phoneEnrollment(let e): kind = e.request == nil ? nil : .finalizePhoneEnrollment
       case .secondFactor(let step):
         kind =
           step.request == nil
@@ -408,6 +422,16 @@ public enum Alphabet {
     "finalizeTotpEnrollment": [
       "INVALID_CODE", "SESSION_EXPIRED", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK",
     ],
+    // A number Firebase refuses (nothing changes), a login too old (reauthenticate, then text
+    // again), the session dead.
+    "startPhoneEnrollment": [
+      "INVALID_PHONE_NUMBER", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
+    ],
+    // A wrong code (keep waiting), the texted code expired (the enrolment session over), a
+    // login too old, a network failure (keep waiting).
+    "finalizePhoneEnrollment": [
+      "INVALID_CODE", "SESSION_EXPIRED", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK",
+    ],
     // Not a factor of the account's, a login too old, the session dead.
     "withdrawSecondFactor": [
       "MFA_ENROLLMENT_NOT_FOUND", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
@@ -423,6 +447,7 @@ public enum Alphabet {
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
     "signInWithEmailLink": 2, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
     "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1, "withdrawSecondFactor": 2,
+    "startPhoneEnrollment": 1, "finalizePhoneEnrollment": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -725,6 +750,10 @@ public enum Alphabet {
       out = [
         .finalizeTotpEnrollment(id, .totpEnrolled(tokens()))
       ]
+    case .startPhoneEnrollment:
+      out = [.startPhoneEnrollment(id, .secondFactorCodeSent(sessionInfo: world.fresh("ps-")))]
+    case .finalizePhoneEnrollment:
+      out = [.finalizePhoneEnrollment(id, .phoneEnrolled(tokens()))]
     }
     out += (errors[name] ?? []).map(failed)
     // An interpreter that broke the protocol: what every boundary makes of an answer of the

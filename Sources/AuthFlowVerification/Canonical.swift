@@ -173,7 +173,7 @@ struct Canonicalizer {
   mutating func op(_ o: SensitiveOperation) -> SensitiveOperation {
     switch o {
     case .deleteAccount, .unlink, .changePassword, .changeEmail, .enrollTotp,
-      .withdrawSecondFactor:
+      .withdrawSecondFactor, .enrollPhone:
       return o
     case .link(let c): return .link(credential: credential(c))
     }
@@ -241,6 +241,10 @@ struct Canonicalizer {
       e.secret.sessionInfo = token(e.secret.sessionInfo)
       e.request = e.request.map { id($0) }
       return .totpEnrollment(e)
+    case .phoneEnrollment(var e):
+      e.sessionInfo = token(e.sessionInfo)
+      e.request = e.request.map { id($0) }
+      return .phoneEnrollment(e)
     }
   }
 }

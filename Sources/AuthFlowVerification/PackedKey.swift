@@ -257,6 +257,10 @@ struct PackedEncoder {
     case .withdrawSecondFactor(let f):
       put(7)
       string(f)
+    case .enrollPhone(let n, let p):
+      put(8)
+      string(n)
+      string(p)
     }
   }
 
@@ -370,6 +374,16 @@ struct PackedEncoder {
       put(UInt32(truncatingIfNeeded: e.secret.codeLength))
       put(UInt32(truncatingIfNeeded: e.secret.periodSeconds))
       string(e.secret.hashingAlgorithm)
+      if let r = e.request {
+        put(1)
+        id(r)
+      } else {
+        put(0)
+      }
+    case .phoneEnrollment(let e):
+      put(16)
+      string(e.phoneNumber)
+      token(e.sessionInfo)
       if let r = e.request {
         put(1)
         id(r)

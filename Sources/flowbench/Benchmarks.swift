@@ -381,6 +381,12 @@ struct InstantInterpreter: AuthInterpreter {
   func finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> TotpEnrollmentAnswer { .requestFailed(error: offline) }
+  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?) async
+    -> SecondFactorCodeAnswer
+  { .requestFailed(error: offline) }
+  func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer { .requestFailed(error: offline) }
   func withdrawSecondFactor(idToken: String, factor: String) async -> SecondFactorWithdrawnAnswer {
     .requestFailed(error: offline)
   }

@@ -111,6 +111,10 @@ final class AuthenticationViewModel {
           TextField("The code your authenticator app shows", text: $code)
           Button("Add it") { model.submitTotpEnrollmentCode(code) }
           Button("Cancel") { model.cancel() }
+        case .enrollingPhone:
+          TextField("The code texted to \(model.phoneBeingEnrolled ?? "")", text: $code)
+          Button("Add it") { model.submitPhoneEnrollmentCode(code) }
+          Button("Cancel") { model.cancel() }
         case .firebaseAuthenticated:
           Button("Add an authenticator app") { model.enrollTotp() }
           Button("Sign out") { model.signOut() }

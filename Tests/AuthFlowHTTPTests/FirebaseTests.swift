@@ -180,7 +180,7 @@ struct FirebaseTests {
   }
 
   @Test(
-    "a TOTP enrolment's start and finalize answers are read defensively",
+    "an enrolment's start and finalize answers are read defensively (TOTP and phone)",
     arguments: [
       ("no totpSessionInfo", #"{}"#, false),
       ("no key", #"{"totpSessionInfo":{"sessionInfo":"s"}}"#, false),
@@ -225,6 +225,28 @@ struct FirebaseTests {
         Issue.record("\(finalize): \(answer)")
         continue
       }
+    }
+    // A phone enrolment's start needs its `phoneSessionInfo.sessionInfo`; its finish, tokens.
+    for start in [#"{}"#, #"{"phoneSessionInfo":{}}"#, #"{"phoneSessionInfo":{"sessionInfo":""}}"#]
+    {
+      try await standIn.fault(
+        "mfaEnrollment:start", ["status": 200, "body": start, "contentType": "application/json"])
+      let answer = await api.startPhoneEnrollment(
+        idToken: "t", phoneNumber: "+15555550100", appVerification: "p")
+      guard case .requestFailed(let e) = answer, e.code == "UNEXPECTED_RESPONSE" else {
+        Issue.record("\(start): \(answer)")
+        continue
+      }
+    }
+    try await standIn.fault(
+      "mfaEnrollment:finalize", ["status": 200, "body": "{}", "contentType": "application/json"])
+    guard
+      case .requestFailed(let noTokens) = await api.finalizePhoneEnrollment(
+        idToken: "t", sessionInfo: "s", verificationCode: "123456", displayName: "Phone"),
+      noTokens.code == "UNEXPECTED_RESPONSE"
+    else {
+      Issue.record("a phone enrolment answered without tokens must be refused")
+      return
     }
     // A withdrawal may answer with no tokens (the session's stay), never with half a pair.
     try await standIn.fault(
@@ -665,24 +687,33 @@ struct FirebaseTests {
     let (runtime, _) = await runtimeWithAccount(email, password: "secret-pw-1")
     let session = try #require(await runtime.state.session)
     try await standIn.admin("admin", ["localId": session.uid, "emailVerified": true])
-    let (status, start) = try await identityToolkit(
-      "v2", "mfaEnrollment:start",
-      [
-        "idToken": session.idToken,
-        "phoneEnrollmentInfo": ["phoneNumber": "+15555550123", "recaptchaToken": "proof"],
-      ])
-    #expect(status == 200, "\(start)")
-    let enrolSession = try #require(
-      (start["phoneSessionInfo"] as? [String: Any])?["sessionInfo"] as? String)
-    let (enrolled, _) = try await identityToolkit(
-      "v2", "mfaEnrollment:finalize",
-      [
-        "idToken": session.idToken, "displayName": "Phone",
-        "phoneVerificationInfo": [
-          "sessionInfo": enrolSession, "code": try await textedCode(enrolSession),
-        ],
-      ])
-    #expect(enrolled == 200)
+    // The enrolment, through the machine: without the app's proof Firebase texts nothing.
+    await runtime.send(.enrollPhone(phoneNumber: "+15555550123", appVerification: nil))
+    await runtime.settled()
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    await runtime.send(.enrollPhone(phoneNumber: "+15555550123", appVerification: "proof"))
+    await runtime.settled()
+    guard case .enrollingPhone(let enrolment, _) = await runtime.state else {
+      Issue.record("expected a texted code to wait for, got \(await runtime.state)")
+      return
+    }
+    // A wrong code keeps the enrolment; the texted one enrols the number.
+    let texted = try await textedCode(enrolment.sessionInfo)
+    await runtime.send(
+      .submitPhoneEnrollmentCode(
+        verificationCode: texted == "000000" ? "111111" : "000000", displayName: nil))
+    await runtime.settled()
+    guard case .enrollingPhone = await runtime.state else {
+      Issue.record("a wrong code ended the enrolment: \(await runtime.state)")
+      return
+    }
+    await runtime.send(.submitPhoneEnrollmentCode(verificationCode: texted, displayName: nil))
+    await runtime.settled()
+    let enrolledSession = try #require(await runtime.state.session)
+    #expect(await runtime.state.name == "firebaseAuthenticated")
+    #expect(enrolledSession.idToken != session.idToken, "the enrolment's new tokens are taken")
+    #expect(enrolledSession.secondFactors.map(\.kind) == [.phone])
+    #expect(enrolledSession.secondFactors.first?.displayName == "Phone")
 
     let (device, _) = await startedRuntime()
     await device.send(.signInWithEmail(email: email, password: "secret-pw-1"))

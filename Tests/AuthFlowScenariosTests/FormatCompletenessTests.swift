@@ -254,6 +254,8 @@ struct FormatCompletenessTests {
         case .secondFactorWithdrawn: value = #"{"secondFactorWithdrawn": {}}"#
         case .totpEnrolled:
           value = #"{"totpEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
+        case .phoneEnrolled:
+          value = #"{"phoneEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .accountExistsWithDifferentCredential:
           value = #"{"accountExistsWithDifferentCredential": {"email": "m@example.com"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
