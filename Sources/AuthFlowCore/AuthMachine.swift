@@ -83,6 +83,7 @@ public struct AuthMachine: Hashable, Sendable {
     case .accountExists: .accountExistsWithDifferentCredential
     case .totpEnrollment: .enrollingTotp
     case .phoneEnrollment: .enrollingPhone
+    case .phoneSignIn(let f): f.sendingCode ? .sendingPhoneCode : .awaitingPhoneCode
     }
   }
 

@@ -89,6 +89,12 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// A code was texted to the number being enrolled; it is awaited, or (with
   /// `enrollment.request`) being checked by `finalizePhoneEnrollment`.
   case enrollingPhone(enrollment: PhoneEnrollment, user: SignedInUser)
+  /// `sendVerificationCode` in flight: a code is being texted to `flow.phoneNumber`, to sign in
+  /// with (`user` nil), to upgrade the guest or to add to the account.
+  case sendingPhoneCode(flow: PhoneSignIn, user: SignedInUser?)
+  /// A texted code is awaited, or (with `flow.request`) being checked by
+  /// `signInWithPhoneNumber`.
+  case awaitingPhoneCode(flow: PhoneSignIn, user: SignedInUser?)
 }
 
 /// Every top-level state name, as scenario files spell them: the one list the schema, the
@@ -102,7 +108,8 @@ public enum StateName: String, Hashable, Sendable, CaseIterable {
   case signingInWithCustomToken, reauthenticatingWithPassword, changingPassword, changingEmail
   case updatingProfile, sendingSignInLink, signingInWithEmailLink, secondFactorRequired
   case accountExistsWithDifferentCredential, startingTotpEnrollment, enrollingTotp
-  case withdrawingSecondFactor, startingPhoneEnrollment, enrollingPhone
+  case withdrawingSecondFactor, startingPhoneEnrollment, enrollingPhone, sendingPhoneCode
+  case awaitingPhoneCode
 }
 
 extension AuthState {
@@ -184,6 +191,10 @@ extension AuthState {
     case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
     case .totpEnrollment(let e): self = .enrollingTotp(enrollment: e, user: user ?? .missing)
     case .phoneEnrollment(let e): self = .enrollingPhone(enrollment: e, user: user ?? .missing)
+    case .phoneSignIn(let f):
+      self =
+        f.sendingCode
+        ? .sendingPhoneCode(flow: f, user: user) : .awaitingPhoneCode(flow: f, user: user)
     }
   }
 
@@ -248,6 +259,7 @@ extension AuthState {
             operation: .enrollPhone(phoneNumber: n, appVerification: p))), u
       )
     case .enrollingPhone(let e, let u): (.phoneEnrollment(e), u)
+    case .sendingPhoneCode(let f, let u), .awaitingPhoneCode(let f, let u): (.phoneSignIn(f), u)
     case .withdrawingSecondFactor(let r, let f, let u):
       (
         .accountFlow(
@@ -308,6 +320,8 @@ extension AuthState {
     case .withdrawingSecondFactor: .withdrawingSecondFactor
     case .startingPhoneEnrollment: .startingPhoneEnrollment
     case .enrollingPhone: .enrollingPhone
+    case .sendingPhoneCode: .sendingPhoneCode
+    case .awaitingPhoneCode: .awaitingPhoneCode
     }
   }
 

@@ -86,7 +86,7 @@ extension Effect {
     case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
     case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
     case startTotpEnrollment, finalizeTotpEnrollment, withdrawSecondFactor
-    case startPhoneEnrollment, finalizePhoneEnrollment
+    case startPhoneEnrollment, finalizePhoneEnrollment, sendVerificationCode, signInWithPhoneNumber
     case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -102,7 +102,8 @@ extension Effect {
         .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
         .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
         .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor,
-        .startPhoneEnrollment, .finalizePhoneEnrollment:
+        .startPhoneEnrollment, .finalizePhoneEnrollment, .sendVerificationCode,
+        .signInWithPhoneNumber:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -189,6 +190,8 @@ extension Request {
     case .withdrawSecondFactor: .withdrawSecondFactor
     case .startPhoneEnrollment: .startPhoneEnrollment
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
+    case .sendVerificationCode: .sendVerificationCode
+    case .signInWithPhoneNumber: .signInWithPhoneNumber
     }
   }
 
@@ -278,6 +281,9 @@ extension Effect: Codable {
     case finalizePhoneEnrollment(
       requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
       displayName: String)
+    case sendVerificationCode(requestId: RequestID, phoneNumber: String, appVerification: String?)
+    case signInWithPhoneNumber(
+      requestId: RequestID, sessionInfo: String, verificationCode: String, linkTo: String?)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -349,6 +355,11 @@ extension Effect: Codable {
       self = .request(
         id,
         .finalizePhoneEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
+    case .sendVerificationCode(let id, let p, let v):
+      self = .request(id, .sendVerificationCode(phoneNumber: p, appVerification: v))
+    case .signInWithPhoneNumber(let id, let i, let c, let l):
+      self = .request(
+        id, .signInWithPhoneNumber(sessionInfo: i, verificationCode: c, linkTo: l))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -409,6 +420,11 @@ extension Effect: Codable {
       case .finalizeTotpEnrollment(let t, let i, let c, let n):
         wire = .finalizeTotpEnrollment(
           requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
+      case .sendVerificationCode(let p, let v):
+        wire = .sendVerificationCode(requestId: id, phoneNumber: p, appVerification: v)
+      case .signInWithPhoneNumber(let i, let c, let l):
+        wire = .signInWithPhoneNumber(
+          requestId: id, sessionInfo: i, verificationCode: c, linkTo: l)
       case .withdrawSecondFactor(let t, let f):
         wire = .withdrawSecondFactor(requestId: id, idToken: t, factor: f)
       case .startPhoneEnrollment(let t, let p, let v):

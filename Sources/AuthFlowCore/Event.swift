@@ -108,6 +108,14 @@ public enum Intent: Hashable, Sendable {
   /// The code texted to the number being enrolled: finish the enrolment, naming the factor
   /// `displayName` ("Phone" when none is given).
   case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
+  /// Text a code to `phoneNumber` (E.164) to sign in with (nobody signed in), to upgrade the
+  /// anonymous user, or to add the number to the signed-in account (`sendVerificationCode`);
+  /// `appVerification` is the app's proof, passed through. Sent again while the code is
+  /// awaited, it texts a new one.
+  case sendPhoneCode(phoneNumber: String, appVerification: String?)
+  /// The texted code: sign in with it (`signInWithPhoneNumber`), or add the number to the
+  /// signed-in account.
+  case submitPhoneCode(verificationCode: String)
   /// Withdraw the second factor whose enrolment id is `factor` from the signed-in permanent
   /// account (it may first ask for a recent sign-in).
   case withdrawSecondFactor(factor: String)
@@ -150,7 +158,7 @@ extension Intent {
     case signInWithCustomToken, changePassword, reauthenticateWithPassword, changeEmail
     case updateProfile, sendSignInLink, signInWithEmailLink, sendSecondFactorCode
     case submitSecondFactorCode, enrollTotp, submitTotpEnrollmentCode, withdrawSecondFactor
-    case enrollPhone, submitPhoneEnrollmentCode
+    case enrollPhone, submitPhoneEnrollmentCode, sendPhoneCode, submitPhoneCode
   }
 
   /// The intent's name, as scenario files spell it.
@@ -191,6 +199,8 @@ extension Intent {
     case .withdrawSecondFactor: .withdrawSecondFactor
     case .enrollPhone: .enrollPhone
     case .submitPhoneEnrollmentCode: .submitPhoneEnrollmentCode
+    case .sendPhoneCode: .sendPhoneCode
+    case .submitPhoneCode: .submitPhoneCode
     }
   }
 
@@ -234,6 +244,8 @@ extension Intent: Codable {
     case withdrawSecondFactor(factor: String)
     case enrollPhone(phoneNumber: String, appVerification: String?)
     case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
+    case sendPhoneCode(phoneNumber: String, appVerification: String?)
+    case submitPhoneCode(verificationCode: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }
 
@@ -279,6 +291,8 @@ extension Intent: Codable {
     case .enrollPhone(let p, let v): self = .enrollPhone(phoneNumber: p, appVerification: v)
     case .submitPhoneEnrollmentCode(let c, let n):
       self = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
+    case .sendPhoneCode(let p, let v): self = .sendPhoneCode(phoneNumber: p, appVerification: v)
+    case .submitPhoneCode(let c): self = .submitPhoneCode(verificationCode: c)
     case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
     }
   }
@@ -326,6 +340,8 @@ extension Intent: Codable {
     case .enrollPhone(let p, let v): wire = .enrollPhone(phoneNumber: p, appVerification: v)
     case .submitPhoneEnrollmentCode(let c, let n):
       wire = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
+    case .sendPhoneCode(let p, let v): wire = .sendPhoneCode(phoneNumber: p, appVerification: v)
+    case .submitPhoneCode(let c): wire = .submitPhoneCode(verificationCode: c)
     case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
     }
     try wire.encode(to: encoder)

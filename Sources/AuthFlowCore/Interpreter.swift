@@ -86,6 +86,14 @@ public protocol AuthInterpreter: Sendable {
   func finalizePhoneEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> PhoneEnrollmentAnswer
+  /// `accounts:sendVerificationCode`: text a code to `phoneNumber`, with the app's proof
+  /// (`appVerification`) passed through.
+  func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+    -> PhoneCodeAnswer
+  /// `accounts:signInWithPhoneNumber` with the code texted for `sessionInfo`; `linkTo` adds the
+  /// number to that user's account.
+  func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> SessionAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -167,6 +175,13 @@ extension AuthInterpreter {
       .startPhoneEnrollment(
         id,
         await startPhoneEnrollment(idToken: token, phoneNumber: number, appVerification: proof))
+    case .sendVerificationCode(let number, let proof):
+      .sendVerificationCode(
+        id, await sendVerificationCode(phoneNumber: number, appVerification: proof))
+    case .signInWithPhoneNumber(let info, let code, let linkTo):
+      .signInWithPhoneNumber(
+        id,
+        await signInWithPhoneNumber(sessionInfo: info, verificationCode: code, linkTo: linkTo))
     case .finalizePhoneEnrollment(let token, let info, let code, let name):
       .finalizePhoneEnrollment(
         id,

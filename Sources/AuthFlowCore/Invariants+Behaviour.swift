@@ -561,6 +561,7 @@ enum Promises {
     pendingLink(before, event, after, effects, &out)
     totpEnrollment(before, event, after, effects, &out)
     phoneEnrollment(before, event, after, effects, &out)
+    phoneSignIn(before, event, after, effects, &out)
     withdrawal(before, event, after, effects, &out)
     challenge(before, event, after, effects, &out)
   }
@@ -849,6 +850,76 @@ enum Promises {
         }
       }
     default: return
+    }
+  }
+
+  /// The codes that end a texted code's session, restated from Docs/HTTP.md ("Phone numbers").
+  static let phoneCodeOver: Set<String> = [
+    "SESSION_EXPIRED", "INVALID_SESSION_INFO", "MISSING_SESSION_INFO",
+    "PHONE_NUMBER_EXISTS", "UNSUPPORTED_FIRST_FACTOR",
+  ]
+
+  /// A phone number's code is texted to the number the app gave with its proof, and checked
+  /// only with a code the app gave, for the session Firebase texted, one at a time, linked to
+  /// the user before; a sign-in's session is taken and stored, a link keeps the user; a wrong
+  /// code keeps the texted session, one that ended it returns to rest. Restated from
+  /// Docs/StateMachine.md ("Phone numbers").
+  static func phoneSignIn(
+    _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    for case .request(_, .sendVerificationCode(let number, let proof)) in effects {
+      guard case .intent(.sendPhoneCode(let n, let p)) = event, n == number, p == proof else {
+        out.append(
+          Violation(.phoneSignInOutcome, "a code was texted to a number the app did not give"))
+        continue
+      }
+    }
+    for case .request(_, .signInWithPhoneNumber(let info, let code, let linkTo)) in effects {
+      guard case .intent(.submitPhoneCode(let given)) = event, given == code,
+        case .phoneSignIn(let f) = before.phase, f.request == nil, f.sessionInfo == info,
+        linkTo == before.user?.session.idToken
+      else {
+        out.append(
+          Violation(
+            .phoneSignInOutcome,
+            "a phone code was checked without the app's code, its texted session or the user before"
+          ))
+        continue
+      }
+    }
+    guard case .answer(.signInWithPhoneNumber(let id, let answer)) = event,
+      case .phoneSignIn(let f) = before.phase, f.request == id, !f.sendingCode
+    else { return }
+    switch answer {
+    case .signedIn(let s):
+      if let b = before.user?.session {
+        if after.user?.session.uid != b.uid {
+          out.append(
+            Violation(.phoneSignInOutcome, "adding a phone number changed who is signed in"))
+        }
+      } else if after.user?.session.uid != s.uid || !effects.persist(refreshToken: s.refreshToken) {
+        out.append(
+          Violation(.phoneSignInOutcome, "the phone sign-in's session was not taken and stored"))
+      }
+    case .requestFailed(let error):
+      if error.kind == .sessionDead, before.user != nil { return }  // `sessionDeadEnds` judges it.
+      let kept: Bool
+      if case .phoneSignIn(let k) = after.phase {
+        kept = k.sessionInfo == f.sessionInfo && k.phoneNumber == f.phoneNumber && k.request == nil
+      } else {
+        kept = false
+      }
+      let ended = Self.phoneCodeOver.contains(error.code)
+      if ended, kept || after.phase != .resting {
+        out.append(
+          Violation(
+            .phoneSignInOutcome,
+            "\(error.code) ended the texted code's session, and \(after.stateName) followed"))
+      } else if !ended, !kept {
+        out.append(
+          Violation(.phoneSignInOutcome, "\(error.code) dropped the texted code still valid"))
+      }
     }
   }
 

@@ -159,6 +159,12 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// too old for the start waits in `reauthenticationRequired` to text the same number with the
   /// same proof.
   case phoneEnrollmentOutcome
+  /// A phone number's code is texted to the number the app gave, with its proof, and checked
+  /// only with a code the app gave, for the session Firebase texted, one at a time, linked to
+  /// the user signed in before (nobody: a sign-in); the answer's session is signed in and
+  /// stored (a link keeps the user's uid); a wrong code keeps the texted session for another,
+  /// and one that ended it (`SESSION_EXPIRED` and its kin) returns to rest.
+  case phoneSignInOutcome
 
   /// The contract's number (11 and later were added after the contract).
   public var number: Int { (Self.allCases.firstIndex(of: self) ?? 0) + 1 }
@@ -224,6 +230,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
       "a first factor's challenge is held, never a session; a link's is reported"
     case .phoneEnrollmentOutcome:
       "a phone enrolment waits for the texted code until enrolled or ended, and stores the tokens it gets"
+    case .phoneSignInOutcome:
+      "a phone code is checked once, as the app gave it, for the user before; a wrong one keeps the texted session"
     }
   }
 
@@ -265,6 +273,7 @@ extension Phase {
     case .accountExists: nil
     case .totpEnrollment(let e): e.request
     case .phoneEnrollment(let e): e.request
+    case .phoneSignIn(let f): f.request
     }
   }
 
@@ -273,7 +282,7 @@ extension Phase {
   public func accepts(_ user: SignedInUser?) -> Bool {
     switch self {
     case .starting, .restoring, .signingInAnonymously: return user == nil
-    case .resting: return true
+    case .resting, .phoneSignIn: return true
     case .providerFlow(let f):
       switch f.purpose {
       case .signIn: return user == nil

@@ -38,6 +38,34 @@ public enum Phase: Hashable, Sendable {
   /// Enrolling a phone number as a second factor: a code was texted to it, and is awaited or
   /// being checked.
   case phoneEnrollment(PhoneEnrollment)
+  /// A phone number's code: being texted (`sendVerificationCode`), awaited, or being checked
+  /// (`signInWithPhoneNumber`), to sign in, upgrade the guest or add the number.
+  case phoneSignIn(PhoneSignIn)
+}
+
+/// `phoneSignIn`: a code texted to a phone number, for a sign-in (nobody signed in), an
+/// upgrade (the anonymous user) or a link (a permanent account): the user is the one before
+/// until the code is checked.
+public struct PhoneSignIn: Hashable, Codable, Sendable {
+  /// The number, as the app gave it.
+  public var phoneNumber: String
+  /// The session of the last code texted (a secret), once one was.
+  public var sessionInfo: String?
+  /// The request in flight, if any: `sendVerificationCode` while `sendingCode`, else
+  /// `signInWithPhoneNumber`. At most one, so a code is never sent twice.
+  public var request: RequestID?
+  /// Whether the request in flight texts a code.
+  public var sendingCode: Bool
+
+  public init(
+    phoneNumber: String, sessionInfo: String? = nil, request: RequestID? = nil,
+    sendingCode: Bool = false
+  ) {
+    self.phoneNumber = phoneNumber
+    self.sessionInfo = sessionInfo
+    self.request = request
+    self.sendingCode = sendingCode
+  }
 }
 
 /// `phoneEnrollment`: Firebase texted a code to the number being enrolled; the user types it.
@@ -493,7 +521,8 @@ extension Phase {
     case .starting, .restoring: true
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment,
+      .phoneSignIn:
       false
     }
   }

@@ -153,6 +153,17 @@ extension AuthMachine {
           displayName: name ?? Self.defaultPhoneName),
         &fx)
       phase = .phoneEnrollment(enrollment)
+    case .sendPhoneCode(let number, let proof):
+      sendPhoneCode(number, appVerification: proof, fx: &fx)
+    case .submitPhoneCode(let code):
+      guard case .phoneSignIn(var flow) = phase, flow.request == nil,
+        let info = flow.sessionInfo
+      else { return }
+      flow.request = send(
+        .signInWithPhoneNumber(
+          sessionInfo: info, verificationCode: code, linkTo: user?.session.idToken),
+        &fx)
+      phase = .phoneSignIn(flow)
     case .submitTotpEnrollmentCode(let code, let name):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == nil,
         let token = user?.session.idToken
@@ -170,6 +181,23 @@ extension AuthMachine {
   static let defaultTotpName = "Authenticator app"
   /// The name a phone factor is enrolled under when the app gives none.
   static let defaultPhoneName = "Phone"
+
+  /// Text a code to a phone number to sign in with, upgrade the guest or add to the account:
+  /// from rest, or again while the code is awaited (a new code; the number may change).
+  mutating func sendPhoneCode(_ number: String, appVerification: String?, fx: inout [Effect]) {
+    var flow: PhoneSignIn
+    switch phase {
+    case .resting: flow = PhoneSignIn(phoneNumber: number)
+    case .phoneSignIn(let f) where f.request == nil:
+      flow = f
+      flow.phoneNumber = number
+    default: return
+    }
+    flow.request = send(
+      .sendVerificationCode(phoneNumber: number, appVerification: appVerification), &fx)
+    flow.sendingCode = true
+    phase = .phoneSignIn(flow)
+  }
 
   /// Text a code to a phone factor of the challenge (again, for a new code).
   mutating func sendSecondFactorCode(
@@ -251,7 +279,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists, .totpEnrollment, .phoneEnrollment:
+      .accountExists, .totpEnrollment, .phoneEnrollment, .phoneSignIn:
       return  // Busy: the tap is stale.
     }
     guard let provider = chosen ?? policy.providers.reauthenticationProvider(for: session) else {
@@ -311,7 +339,7 @@ extension AuthMachine {
     case .reauthenticationRequired(let op): resume = op
     case .starting, .restoring, .signingInAnonymously, .providerFlow, .migrationRequired,
       .migrating, .deletingAccount, .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor,
-      .accountExists, .totpEnrollment, .phoneEnrollment:
+      .accountExists, .totpEnrollment, .phoneEnrollment, .phoneSignIn:
       return  // Busy: the tap is stale.
     }
     guard let email = session.email else {
@@ -354,7 +382,7 @@ extension AuthMachine {
       return  // Nothing to sign out of yet.
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment, .phoneSignIn:
       guard let user else {
         phase = .resting  // A sign-in in flight: abandon it; its result will be stale.
         return
@@ -391,6 +419,10 @@ extension AuthMachine {
     case .phoneEnrollment(let e):
       // The enrolment session is dropped; a code already sent cannot be taken back.
       if e.request == nil { phase = .resting }
+    case .phoneSignIn(let f):
+      // Back to the user before, while no code is being checked (a text on its way changes
+      // nothing: its answer will be stale); a code being checked cannot be taken back.
+      if f.request == nil || f.sendingCode { phase = .resting }
     case .deletingAccount(let d):
       // Only while the consent step is up: nothing has been sent that could not be taken back.
       if case .authorizing = d.step { abortDeletion(nil, fx: &fx) }

@@ -103,7 +103,7 @@ extension AuthMachine {
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
         .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
-        .totpEnrollment, .phoneEnrollment:
+        .totpEnrollment, .phoneEnrollment, .phoneSignIn:
         return
       }
     case .signInWithIdp(let id, let a):
@@ -119,7 +119,7 @@ extension AuthMachine {
       case .starting, .restoring, .resting, .signingInAnonymously, .providerFlow,
         .migrationRequired, .migrating, .reauthenticationRequired, .deletingAccount,
         .unlinkingProvider, .emailFlow, .accountFlow, .secondFactor, .accountExists,
-        .totpEnrollment, .phoneEnrollment:
+        .totpEnrollment, .phoneEnrollment, .phoneSignIn:
         return
       }
     case .refreshToken(let id, let a):
@@ -213,6 +213,35 @@ extension AuthMachine {
     case .finalizeTotpEnrollment(let id, let a):
       guard case .totpEnrollment(var enrollment) = phase, enrollment.request == id else { return }
       totpEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
+    case .sendVerificationCode(let id, let a):
+      guard case .phoneSignIn(var flow) = phase, flow.request == id, flow.sendingCode else {
+        return
+      }
+      flow.request = nil
+      flow.sendingCode = false
+      switch a {
+      case .verificationCodeSent(let info):
+        flow.sessionInfo = info
+        phase = .phoneSignIn(flow)
+      case .requestFailed(let error):
+        // A failed new text leaves the code texted before, if any, usable.
+        fail(
+          error, origin: flow.sessionInfo == nil ? .resting : .phoneSignIn(flow), sensitive: nil,
+          fx: &fx)
+      }
+    case .signInWithPhoneNumber(let id, let a):
+      guard case .phoneSignIn(var flow) = phase, flow.request == id, !flow.sendingCode else {
+        return
+      }
+      flow.request = nil
+      switch a {
+      case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
+      case .requestFailed(let error):
+        // A wrong code keeps the texted session for another; one that ended it (expired, used)
+        // asks for a new text.
+        let ended = Self.phoneCodeEnded.contains(error.code)
+        fail(error, origin: ended ? .resting : .phoneSignIn(flow), sensitive: nil, fx: &fx)
+      }
     case .startPhoneEnrollment(let id, let a):
       guard case .accountFlow(let f) = phase, f.request == id, f.kind == .startPhoneEnrollment,
         let operation = f.operation
@@ -483,6 +512,13 @@ extension AuthMachine {
       sendChange(operation, token: token, fx: &fx)
     }
   }
+
+  /// Codes with which Firebase ends a texted code's session (an expired one, or a right code
+  /// spent on a number that cannot be added): text a new one.
+  static let phoneCodeEnded: Set<String> = [
+    "SESSION_EXPIRED", "INVALID_SESSION_INFO", "MISSING_SESSION_INFO",
+    "PHONE_NUMBER_EXISTS", "UNSUPPORTED_FIRST_FACTOR",
+  ]
 
   /// Codes with which a provider refuses a retry of a conflict's answer: ask it again instead.
   static let retryRefusals: Set<String> = [

@@ -19,7 +19,7 @@ extension AuthMachine {
       phase = .restoring(restore)
     case .resting, .signingInAnonymously, .providerFlow, .migrationRequired, .migrating,
       .reauthenticationRequired, .deletingAccount, .unlinkingProvider, .emailFlow,
-      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment:
+      .accountFlow, .secondFactor, .accountExists, .totpEnrollment, .phoneEnrollment, .phoneSignIn:
       guard let token = user?.token else {
         return fx.append(
           .deliverIDToken(

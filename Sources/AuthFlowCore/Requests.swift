@@ -82,6 +82,14 @@ public enum Request: Hashable, Sendable {
   /// the enrolment session `sessionInfo` with the code texted to it, under `displayName`.
   indirect case finalizePhoneEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String)
+  /// Firebase `accounts:sendVerificationCode`: text a code to `phoneNumber` (E.164) to sign in
+  /// with, or to add to the signed-in account; `appVerification` is the app's proof that it is
+  /// the app (a reCAPTCHA token), passed through as given.
+  case sendVerificationCode(phoneNumber: String, appVerification: String?)
+  /// Firebase `accounts:signInWithPhoneNumber` with a texted code and the `sessionInfo` it was
+  /// texted for; `linkTo` (the signed-in user's ID token) adds the number to that account.
+  indirect case signInWithPhoneNumber(
+    sessionInfo: String, verificationCode: String, linkTo: String?)
   /// Firebase `mfaEnrollment:withdraw` (v2): remove the second factor whose enrolment id is
   /// `factor` from the account of `idToken`.
   case withdrawSecondFactor(idToken: String, factor: String)
@@ -116,6 +124,8 @@ public enum Request: Hashable, Sendable {
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     case .startPhoneEnrollment: .startPhoneEnrollment
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
+    case .sendVerificationCode: .sendVerificationCode
+    case .signInWithPhoneNumber: .signInWithPhoneNumber
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -136,11 +146,12 @@ extension Request {
       .withdrawSecondFactor(let t, _):
       t
     case .signInWithIdp(_, let t), .signUpWithPassword(_, _, let t),
-      .signInWithEmailLink(_, _, let t):
+      .signInWithEmailLink(_, _, let t), .signInWithPhoneNumber(_, _, let t):
       t
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-      .sendSignInLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn:
+      .sendSignInLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
+      .sendVerificationCode:
       nil
     }
   }
@@ -150,6 +161,7 @@ extension Request {
     if case .signInWithIdp(_, let l?) = self { return l }
     if case .signUpWithPassword(_, _, let l?) = self { return l }
     if case .signInWithEmailLink(_, _, let l?) = self { return l }
+    if case .signInWithPhoneNumber(_, _, let l?) = self { return l }
     return nil
   }
 
@@ -164,7 +176,7 @@ extension Request {
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
       .finalizeTotpEnrollment, .startPhoneEnrollment, .finalizePhoneEnrollment,
-      .withdrawSecondFactor:
+      .withdrawSecondFactor, .sendVerificationCode, .signInWithPhoneNumber:
       nil
     }
   }
@@ -195,7 +207,8 @@ extension RequestKind {
       .signInWithCustomToken, .updatePassword, .sendEmailChangeVerification, .updateProfile,
       .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
       .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment,
-      .startPhoneEnrollment, .finalizePhoneEnrollment, .withdrawSecondFactor:
+      .startPhoneEnrollment, .finalizePhoneEnrollment, .withdrawSecondFactor,
+      .sendVerificationCode, .signInWithPhoneNumber:
       .firebase
     }
   }
@@ -212,6 +225,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
   case finalizeSecondFactorSignIn, startTotpEnrollment, finalizeTotpEnrollment
   case withdrawSecondFactor, startPhoneEnrollment, finalizePhoneEnrollment
+  case sendVerificationCode, signInWithPhoneNumber
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -594,6 +608,15 @@ public enum TotpEnrollmentAnswer: Hashable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// The answer to `sendVerificationCode`.
+public enum PhoneCodeAnswer: Hashable, Codable, Sendable {
+  /// The code is on its way by text; `sessionInfo` (a secret) signs in with it.
+  case verificationCodeSent(sessionInfo: String)
+  /// The request failed (`INVALID_PHONE_NUMBER`, `MISSING_APP_CREDENTIAL`, `QUOTA_EXCEEDED`,
+  /// ...).
+  case requestFailed(error: AuthError)
+}
+
 /// The answer to `finalizePhoneEnrollment`.
 public enum PhoneEnrollmentAnswer: Hashable, Sendable {
   /// Enrolled: Firebase answers with new tokens for the session (its other sessions may end).
@@ -635,6 +658,8 @@ public enum Answer: Hashable, Sendable {
   case withdrawSecondFactor(RequestID, SecondFactorWithdrawnAnswer)
   case startPhoneEnrollment(RequestID, SecondFactorCodeAnswer)
   case finalizePhoneEnrollment(RequestID, PhoneEnrollmentAnswer)
+  case sendVerificationCode(RequestID, PhoneCodeAnswer)
+  case signInWithPhoneNumber(RequestID, SessionAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -668,6 +693,8 @@ public enum Answer: Hashable, Sendable {
     case .withdrawSecondFactor: .withdrawSecondFactor(id, .requestFailed(error: e))
     case .startPhoneEnrollment: .startPhoneEnrollment(id, .requestFailed(error: e))
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment(id, .requestFailed(error: e))
+    case .sendVerificationCode: .sendVerificationCode(id, .requestFailed(error: e))
+    case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .requestFailed(error: e))
     }
   }
 
@@ -685,7 +712,8 @@ public enum Answer: Hashable, Sendable {
       .startSecondFactorSignIn(let id, _), .finalizeSecondFactorSignIn(let id, _),
       .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _),
       .withdrawSecondFactor(let id, _), .startPhoneEnrollment(let id, _),
-      .finalizePhoneEnrollment(let id, _):
+      .finalizePhoneEnrollment(let id, _), .sendVerificationCode(let id, _),
+      .signInWithPhoneNumber(let id, _):
       id
     }
   }
@@ -722,6 +750,8 @@ public enum Answer: Hashable, Sendable {
     case .withdrawSecondFactor(_, let a): .withdrawSecondFactor(id, a)
     case .startPhoneEnrollment(_, let a): .startPhoneEnrollment(id, a)
     case .finalizePhoneEnrollment(_, let a): .finalizePhoneEnrollment(id, a)
+    case .sendVerificationCode(_, let a): .sendVerificationCode(id, a)
+    case .signInWithPhoneNumber(_, let a): .signInWithPhoneNumber(id, a)
     }
   }
 
@@ -756,6 +786,8 @@ public enum Answer: Hashable, Sendable {
     case .finalizeTotpEnrollment: .finalizeTotpEnrollment
     case .startPhoneEnrollment: .startPhoneEnrollment
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
+    case .sendVerificationCode: .sendVerificationCode
+    case .signInWithPhoneNumber: .signInWithPhoneNumber
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -765,8 +797,9 @@ public enum Answer: Hashable, Sendable {
     switch self {
     case .loadSession(_, let a): a
     case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
-      .finalizeSecondFactorSignIn(_, let a):
+      .finalizeSecondFactorSignIn(_, let a), .signInWithPhoneNumber(_, let a):
       a
+    case .sendVerificationCode(_, let a): a
     case .startSecondFactorSignIn(_, let a), .startPhoneEnrollment(_, let a): a
     case .finalizePhoneEnrollment(_, let a): a
     case .sendSignInLink(_, let a): a
@@ -803,7 +836,7 @@ public enum Answer: Hashable, Sendable {
     case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
       .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn),
       .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn),
-      .finalizeSecondFactorSignIn(_, .signedIn):
+      .finalizeSecondFactorSignIn(_, .signedIn), .signInWithPhoneNumber(_, .signedIn):
       "signedIn"
     case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired),
       .signInWithEmailLink(_, .secondFactorRequired):
@@ -814,6 +847,7 @@ public enum Answer: Hashable, Sendable {
       .startPhoneEnrollment(_, .secondFactorCodeSent):
       "secondFactorCodeSent"
     case .finalizePhoneEnrollment(_, .phoneEnrolled): "phoneEnrolled"
+    case .sendVerificationCode(_, .verificationCodeSent): "verificationCodeSent"
     case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
     case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
     case .sendPasswordReset(_, .passwordResetSent): "passwordResetSent"
@@ -846,7 +880,8 @@ public enum Answer: Hashable, Sendable {
       .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
       .finalizeSecondFactorSignIn(_, .requestFailed), .startTotpEnrollment(_, .requestFailed),
       .finalizeTotpEnrollment(_, .requestFailed), .withdrawSecondFactor(_, .requestFailed),
-      .startPhoneEnrollment(_, .requestFailed), .finalizePhoneEnrollment(_, .requestFailed):
+      .startPhoneEnrollment(_, .requestFailed), .finalizePhoneEnrollment(_, .requestFailed),
+      .sendVerificationCode(_, .requestFailed), .signInWithPhoneNumber(_, .requestFailed):
       "requestFailed"
     }
   }
@@ -872,7 +907,9 @@ public enum Answer: Hashable, Sendable {
       .finalizeTotpEnrollment(_, .requestFailed(let e)),
       .withdrawSecondFactor(_, .requestFailed(let e)),
       .startPhoneEnrollment(_, .requestFailed(let e)),
-      .finalizePhoneEnrollment(_, .requestFailed(let e)):
+      .finalizePhoneEnrollment(_, .requestFailed(let e)),
+      .sendVerificationCode(_, .requestFailed(let e)),
+      .signInWithPhoneNumber(_, .requestFailed(let e)):
       e
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
@@ -881,7 +918,7 @@ public enum Answer: Hashable, Sendable {
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
       .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
-      .finalizePhoneEnrollment:
+      .finalizePhoneEnrollment, .sendVerificationCode, .signInWithPhoneNumber:
       nil
     }
   }
@@ -892,7 +929,8 @@ public enum Answer: Hashable, Sendable {
     case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
       .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
       .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)),
-      .signInWithEmailLink(_, .signedIn(let s)), .finalizeSecondFactorSignIn(_, .signedIn(let s)):
+      .signInWithEmailLink(_, .signedIn(let s)), .finalizeSecondFactorSignIn(_, .signedIn(let s)),
+      .signInWithPhoneNumber(_, .signedIn(let s)):
       s
     case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
       .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
@@ -901,7 +939,7 @@ public enum Answer: Hashable, Sendable {
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
       .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
-      .finalizePhoneEnrollment:
+      .finalizePhoneEnrollment, .sendVerificationCode, .signInWithPhoneNumber:
       nil
     }
   }
@@ -944,6 +982,8 @@ public enum Answer: Hashable, Sendable {
       .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens(t)))
     case .finalizePhoneEnrollment(let id, .phoneEnrolled(let t)):
       .finalizePhoneEnrollment(id, .phoneEnrolled(tokens(t)))
+    case .signInWithPhoneNumber(let id, .signedIn(let s)):
+      .signInWithPhoneNumber(id, .signedIn(session: session(s)))
     case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
       .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
       .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
@@ -959,7 +999,8 @@ public enum Answer: Hashable, Sendable {
       .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed),
       .withdrawSecondFactor(_, .secondFactorWithdrawn(nil)),
       .withdrawSecondFactor(_, .requestFailed), .startPhoneEnrollment,
-      .finalizePhoneEnrollment(_, .requestFailed):
+      .finalizePhoneEnrollment(_, .requestFailed), .sendVerificationCode,
+      .signInWithPhoneNumber(_, .requestFailed):
       self
     }
   }
@@ -1043,6 +1084,8 @@ extension Answer: Codable {
       self = .startPhoneEnrollment(id, try a(SecondFactorCodeAnswer.self))
     case .finalizePhoneEnrollment:
       self = .finalizePhoneEnrollment(id, try a(PhoneEnrollmentAnswer.self))
+    case .sendVerificationCode: self = .sendVerificationCode(id, try a(PhoneCodeAnswer.self))
+    case .signInWithPhoneNumber: self = .signInWithPhoneNumber(id, try a(SessionAnswer.self))
     }
   }
 

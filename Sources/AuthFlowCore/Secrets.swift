@@ -69,6 +69,7 @@ extension ProviderPurpose: RedactedDescription {}
 extension TotpSecret: RedactedDescription {}
 extension TotpEnrollment: RedactedDescription {}
 extension PhoneEnrollment: RedactedDescription {}
+extension PhoneSignIn: RedactedDescription {}
 
 extension Request: RedactedDescription {
   public func encode(to encoder: any Encoder) throws {

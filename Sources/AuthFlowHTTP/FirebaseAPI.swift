@@ -295,6 +295,45 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
+  /// `accounts:sendVerificationCode`: Firebase texts a code to `phoneNumber` and answers with
+  /// the `sessionInfo` that signs in with it. The app's proof goes in as a reCAPTCHA token.
+  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+    -> PhoneCodeAnswer
+  {
+    var body: [String: Any] = ["phoneNumber": phoneNumber]
+    if let appVerification { body["recaptchaToken"] = appVerification }
+    switch await call("sendVerificationCode", body) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(let json):
+      guard let info = Self.nonEmpty(json["sessionInfo"]) else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "sendVerificationCode answered without sessionInfo"
+          ))
+      }
+      return .verificationCodeSent(sessionInfo: info)
+    }
+  }
+
+  /// `accounts:signInWithPhoneNumber` with the texted code; `linkTo` adds the number to that
+  /// user's account. A number that belongs to another account is answered HTTP 200 with a
+  /// `temporaryProof` and no tokens: AuthFlow reports it as `PHONE_NUMBER_EXISTS` (the proof,
+  /// which could sign in to that account, is not used yet).
+  public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> SessionAnswer
+  {
+    var body: [String: Any] = ["sessionInfo": sessionInfo, "code": verificationCode]
+    if let linkTo { body["idToken"] = linkTo }
+    let result = await call("signInWithPhoneNumber", body)
+    if case .success(let json) = result, json["temporaryProof"] != nil, json["idToken"] == nil {
+      return .requestFailed(
+        error: AuthError(
+          code: "PHONE_NUMBER_EXISTS", message: "the phone number belongs to another account"))
+    }
+    return SessionAnswer(await session(from: result, anonymous: false))
+  }
+
   /// The tokens of an answer that has no `localId` and may have no `expiresIn` (the v2
   /// enrolment endpoints): the expiry is `expiresIn` stamped now, else the ID token's `exp`;
   /// `nil` without both tokens or a usable expiry.

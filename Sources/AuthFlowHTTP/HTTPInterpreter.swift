@@ -103,6 +103,19 @@ public struct HTTPInterpreter: AuthInterpreter {
       displayName: displayName)
   }
 
+  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+    -> PhoneCodeAnswer
+  {
+    await firebase.sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification)
+  }
+
+  public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> SessionAnswer
+  {
+    await firebase.signInWithPhoneNumber(
+      sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo)
+  }
+
   public func withdrawSecondFactor(idToken: String, factor: String) async
     -> SecondFactorWithdrawnAnswer
   {

@@ -77,11 +77,12 @@ public final class AuthModel {
       .applyingActionCode, .checkingActionCode, .confirmingPasswordReset, .signingInWithCustomToken,
       .reauthenticatingWithPassword, .changingPassword, .changingEmail, .updatingProfile,
       .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
-      .withdrawingSecondFactor, .startingPhoneEnrollment:
+      .withdrawingSecondFactor, .startingPhoneEnrollment, .sendingPhoneCode:
       true
     case .secondFactorRequired(let step, _): step.request != nil
     case .enrollingTotp(let enrollment, _): enrollment.request != nil
     case .enrollingPhone(let enrollment, _): enrollment.request != nil
+    case .awaitingPhoneCode(let flow, _): flow.request != nil
     case .signedOut, .anonymous, .awaitingProvider, .migrationRequired, .firebaseAuthenticated,
       .reauthenticationRequired, .accountExistsWithDifferentCredential:
       false
@@ -111,6 +112,14 @@ public final class AuthModel {
   public var phoneBeingEnrolled: String? {
     guard case .enrollingPhone(let enrollment, _) = state else { return nil }
     return enrollment.phoneNumber
+  }
+
+  /// The number a texted code is awaited for, if one is (a sign-in, an upgrade or a link by
+  /// phone): pass the code to `submitPhoneCode(_:)`, `sendPhoneCode(_:appVerification:)` again
+  /// for a new one, or `cancel()`.
+  public var phoneCodeSentTo: String? {
+    guard case .awaitingPhoneCode(let flow, _) = state else { return nil }
+    return flow.phoneNumber
   }
 
   /// The signed-in session, if any.
@@ -278,6 +287,17 @@ public final class AuthModel {
   public func submitPhoneEnrollmentCode(_ code: String, displayName: String? = nil) {
     send(.submitPhoneEnrollmentCode(verificationCode: code, displayName: displayName))
   }
+
+  /// Texts a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), upgrade the
+  /// guest, or add the number to the signed-in account; `appVerification` is the app's proof
+  /// that it is the app (a reCAPTCHA token), passed through. While the code is awaited, sends
+  /// a new one.
+  public func sendPhoneCode(_ phoneNumber: String, appVerification: String? = nil) {
+    send(.sendPhoneCode(phoneNumber: phoneNumber, appVerification: appVerification))
+  }
+
+  /// Signs in (or upgrades, or links) with the texted code. A wrong code keeps waiting.
+  public func submitPhoneCode(_ code: String) { send(.submitPhoneCode(verificationCode: code)) }
 
   /// Withdraws the second factor whose id is `factor` (one of `session?.secondFactors`); a
   /// login too old for it shows `reauthenticationRequired` first. The account is reloaded

@@ -17,7 +17,8 @@ import AuthFlowCore
 /// `signInWithCustomToken`, `updatePassword`, `sendEmailChangeVerification`, `updateProfile`,
 /// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
 /// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`,
-/// `withdrawSecondFactor`, `startPhoneEnrollment`, `finalizePhoneEnrollment`) takes only its own answer
+/// `withdrawSecondFactor`, `startPhoneEnrollment`, `finalizePhoneEnrollment`,
+/// `sendVerificationCode`, `signInWithPhoneNumber`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -261,6 +262,23 @@ public actor TestInterpreter: AuthInterpreter {
     ) { .requestFailed(error: $0) }
   }
 
+  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+    -> PhoneCodeAnswer
+  {
+    await next(.sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification)) {
+      .requestFailed(error: $0)
+    }
+  }
+
+  public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> SessionAnswer
+  {
+    await next(
+      .signInWithPhoneNumber(
+        sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo)
+    ) { .requestFailed(error: $0) }
+  }
+
   public func signOut(of provider: ProviderID, revoke: Bool) async {
     signedOut.append(provider)
     if revoke { disconnected.append(provider) }
@@ -274,6 +292,13 @@ extension TestInterpreter.Queue where Answer == SessionAnswer {
   public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
   /// `finalizeSecondFactorSignIn`.
   public static var finalizeSecondFactorSignIn: Self { Self(kind: .finalizeSecondFactorSignIn) }
+  /// `signInWithPhoneNumber`.
+  public static var signInWithPhoneNumber: Self { Self(kind: .signInWithPhoneNumber) }
+}
+
+extension TestInterpreter.Queue where Answer == PhoneCodeAnswer {
+  /// `sendVerificationCode`.
+  public static var sendVerificationCode: Self { Self(kind: .sendVerificationCode) }
 }
 
 extension TestInterpreter.Queue where Answer == FirstFactorAnswer {

@@ -102,6 +102,13 @@ extension JSONReader {
       return .submitPhoneEnrollmentCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
         displayName: try optionalString(f["displayName"], join(p, "displayName")))
+    case .sendPhoneCode:
+      return .sendPhoneCode(
+        phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
+        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+    case .submitPhoneCode:
+      return .submitPhoneCode(
+        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
     case .submitTotpEnrollmentCode:
       return .submitTotpEnrollmentCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
@@ -150,7 +157,7 @@ extension JSONReader {
     case (.signUpAnonymously, .signedIn), (.signUpWithPassword, .signedIn),
       (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn),
       (.signInWithCustomToken, .signedIn), (.signInWithEmailLink, .signedIn),
-      (.finalizeSecondFactorSignIn, .signedIn):
+      (.finalizeSecondFactorSignIn, .signedIn), (.signInWithPhoneNumber, .signedIn):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       let answer: Answer =
         switch kind {
@@ -161,6 +168,7 @@ extension JSONReader {
         case .signInWithEmailLink: .signInWithEmailLink(id, .signedIn(session: session))
         case .finalizeSecondFactorSignIn:
           .finalizeSecondFactorSignIn(id, .signedIn(session: session))
+        case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .signedIn(session: session))
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)
@@ -186,6 +194,11 @@ extension JSONReader {
         .startSecondFactorSignIn(
           id,
           .secondFactorCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
+    case (.sendVerificationCode, .verificationCodeSent):
+      return ResultTemplate(
+        .sendVerificationCode(
+          id,
+          .verificationCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
     case (.startPhoneEnrollment, .secondFactorCodeSent):
       return ResultTemplate(
         .startPhoneEnrollment(

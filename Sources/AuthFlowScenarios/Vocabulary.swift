@@ -26,7 +26,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case tokenRevoked, providerUnlinked, accountReloaded, verificationEmailSent, actionCodeApplied
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
   case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
-  case totpSecretIssued, totpEnrolled, secondFactorWithdrawn, phoneEnrolled
+  case totpSecretIssued, totpEnrolled, secondFactorWithdrawn, phoneEnrolled, verificationCodeSent
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -63,7 +63,9 @@ public enum Vocabulary {
     case .submitTotpEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .withdrawSecondFactor: [FieldSpec("factor", string)]
-    case .enrollPhone: [FieldSpec("phoneNumber", string), .optional("appVerification", string)]
+    case .enrollPhone, .sendPhoneCode:
+      [FieldSpec("phoneNumber", string), .optional("appVerification", string)]
+    case .submitPhoneCode: [FieldSpec("verificationCode", string)]
     case .submitPhoneEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .migrationDecided:
@@ -123,7 +125,7 @@ public enum Vocabulary {
           ##"{ "type": "array", "minItems": 1, "items": { "$ref": "#/$defs/secondFactor" } }"##),
         .optional("email", string),
       ]
-    case .secondFactorCodeSent: [FieldSpec("sessionInfo", string)]
+    case .secondFactorCodeSent, .verificationCodeSent: [FieldSpec("sessionInfo", string)]
     case .accountExistsWithDifferentCredential:
       [
         .optional("email", string),
@@ -198,6 +200,8 @@ public enum Vocabulary {
     case .finalizeTotpEnrollment, .finalizePhoneEnrollment:
       ["requestId", "idToken", "sessionInfo", "verificationCode", "displayName"]
     case .startPhoneEnrollment: ["requestId", "idToken", "phoneNumber", "appVerification"]
+    case .sendVerificationCode: ["requestId", "phoneNumber", "appVerification"]
+    case .signInWithPhoneNumber: ["requestId", "sessionInfo", "verificationCode", "linkTo"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -283,6 +287,10 @@ public enum Vocabulary {
       "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof, passed through; a login too old for it waits in `reauthenticationRequired`"
     case .submitPhoneEnrollmentCode:
       "in `enrollingPhone`, finish the enrolment with the texted `verificationCode`, naming the factor `displayName` (optional, default \"Phone\"); a wrong code keeps waiting for another"
+    case .sendPhoneCode:
+      "text a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), to upgrade the guest, or to add it to the signed-in account; `appVerification` (optional) is the app's proof, passed through; sent again while the code is awaited, a new code"
+    case .submitPhoneCode:
+      "in `awaitingPhoneCode`, sign in (or upgrade, or add the number) with the texted `verificationCode`; a wrong code keeps waiting for another"
     case .idTokenRequested:
       "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
     }
@@ -330,6 +338,8 @@ public enum Vocabulary {
       "the factor is withdrawn; with `idToken`, `refreshToken` and `expiresIn` (or `expiresAt`), new tokens for the session; with none, the session's stay"
     case .totpEnrolled:
       "the authenticator app is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
+    case .verificationCodeSent:
+      "a code was texted to the number; `sessionInfo` (a secret) signs in with it"
     case .phoneEnrolled:
       "the phone number is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
     case .passwordChanged:
@@ -382,6 +392,10 @@ public enum Vocabulary {
       "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
     case .withdrawSecondFactor:
       "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
+    case .sendVerificationCode:
+      "Firebase `accounts:sendVerificationCode {phoneNumber, recaptchaToken}`: text a code to the number"
+    case .signInWithPhoneNumber:
+      "Firebase `accounts:signInWithPhoneNumber {sessionInfo, code}`; `linkTo` is the signed-in user's ID token, whose account gets the number"
     case .startPhoneEnrollment:
       "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, recaptchaToken}}`: text a code to the number to enrol"
     case .finalizePhoneEnrollment:
@@ -453,8 +467,9 @@ public enum Vocabulary {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
     case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken,
-      .finalizeSecondFactorSignIn:
+      .finalizeSecondFactorSignIn, .signInWithPhoneNumber:
       [.signedIn, .requestFailed]
+    case .sendVerificationCode: [.verificationCodeSent, .requestFailed]
     case .signInWithPassword, .signInWithEmailLink:
       [.signedIn, .secondFactorRequired, .requestFailed]
     case .startSecondFactorSignIn, .startPhoneEnrollment: [.secondFactorCodeSent, .requestFailed]

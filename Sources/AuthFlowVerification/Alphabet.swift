@@ -86,6 +86,10 @@ public enum Alphabet {
     // A phone number enrolled: a code texted to it (with the app's proof), then that code.
     .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
     .submitPhoneEnrollmentCode(verificationCode: "135790", displayName: nil),
+    // A phone number's code: texted (to sign in, upgrade the guest or add the number; again
+    // for a new one), then typed.
+    .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"),
+    .submitPhoneCode(verificationCode: "975310"),
     // A factor withdrawn (whether the account has it is the server's to say).
     .withdrawSecondFactor(factor: secondFactors[0].id),
   ]
@@ -119,6 +123,7 @@ public enum Alphabet {
         .confirmPasswordReset(code: "oob-2", newPassword: "pw-3"),
         .signInWithCustomToken(token: "ct-1"), .sendSignInLink(email: "link@example.com"),
         .signInWithEmailLink(code: "oob-3", email: nil),
+        .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"),
       ]
     case .anonymous:
       return [
@@ -128,6 +133,7 @@ public enum Alphabet {
         .signOutTapped(discardAnonymousData: true), token, .reloadRequested,
         .signInWithCustomToken(token: "ct-1"), .sendSignInLink(email: "link@example.com"),
         .signInWithEmailLink(code: "oob-3", email: nil),
+        .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"),
       ]
     case .firebaseAuthenticated:
       return [
@@ -141,6 +147,7 @@ public enum Alphabet {
         .updateProfile(change: profileChange), .enrollTotp,
         .withdrawSecondFactor(factor: secondFactors[0].id),
         .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
+        .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"),
       ]
     case .migrationRequired:
       return [
@@ -168,6 +175,11 @@ public enum Alphabet {
         .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil), .cancelTapped,
         token,
       ]
+    case .awaitingPhoneCode:
+      return [
+        .submitPhoneCode(verificationCode: "975310"),
+        .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"), .cancelTapped, token,
+      ]
     case .enrollingPhone:
       return [
         .submitPhoneEnrollmentCode(verificationCode: "135790", displayName: nil), .cancelTapped,
@@ -179,7 +191,7 @@ public enum Alphabet {
       .sendingVerificationEmail, .applyingActionCode, .checkingActionCode, .confirmingPasswordReset,
       .signingInWithCustomToken, .reauthenticatingWithPassword, .changingPassword, .changingEmail,
       .updatingProfile, .sendingSignInLink, .signingInWithEmailLink, .startingTotpEnrollment,
-      .withdrawingSecondFactor, .startingPhoneEnrollment:
+      .withdrawingSecondFactor, .startingPhoneEnrollment, .sendingPhoneCode:
       return [.cancelTapped, token, .signOutTapped(discardAnonymousData: true), .migrationFinished]
     }
   }
@@ -264,6 +276,9 @@ public enum Alphabet {
       case .accountExists: kind = nil
       case .totpEnrollment(let e): kind = e.request == nil ? nil : .finalizeTotpEnrollment
       case .phoneEnrollment(let e): kind = e.request == nil ? nil : .finalizePhoneEnrollment
+      case .phoneSignIn(let f):
+        kind =
+          f.request == nil ? nil : f.sendingCode ? .sendVerificationCode : .signInWithPhoneNumber
       case .secondFactor(let step):
         kind =
           step.request == nil
@@ -432,6 +447,11 @@ public enum Alphabet {
     "finalizePhoneEnrollment": [
       "INVALID_CODE", "SESSION_EXPIRED", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "NETWORK",
     ],
+    // A number Firebase refuses (a new text that fails keeps the one before).
+    "sendVerificationCode": ["INVALID_PHONE_NUMBER"],
+    // A wrong code (keep waiting), the texted code expired (text another), a link's session
+    // dead.
+    "signInWithPhoneNumber": ["INVALID_CODE", "SESSION_EXPIRED", "TOKEN_EXPIRED"],
     // Not a factor of the account's, a login too old, the session dead.
     "withdrawSecondFactor": [
       "MFA_ENROLLMENT_NOT_FOUND", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
@@ -447,7 +467,8 @@ public enum Alphabet {
     "sendEmailChangeVerification": 1, "updateProfile": 2, "sendSignInLink": 1,
     "signInWithEmailLink": 2, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
     "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1, "withdrawSecondFactor": 2,
-    "startPhoneEnrollment": 1, "finalizePhoneEnrollment": 1,
+    "startPhoneEnrollment": 1, "finalizePhoneEnrollment": 1, "sendVerificationCode": 1,
+    "signInWithPhoneNumber": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -754,6 +775,20 @@ public enum Alphabet {
       out = [.startPhoneEnrollment(id, .secondFactorCodeSent(sessionInfo: world.fresh("ps-")))]
     case .finalizePhoneEnrollment:
       out = [.finalizePhoneEnrollment(id, .phoneEnrolled(tokens()))]
+    case .sendVerificationCode:
+      out = [.sendVerificationCode(id, .verificationCodeSent(sessionInfo: world.fresh("pv-")))]
+    case .signInWithPhoneNumber:
+      // The number's account: the signed-in user's own (an upgrade, a link), or, for nobody,
+      // the account the number signs in to. The shapes are the email sign-up's (nobody: a new
+      // account; a guest: upgraded in place) and a permanent account's own: which providers an
+      // account lists changes nothing the machine does with a phone number, and a new shape of
+      // user would explore every flow of a signed-in account again (Docs/Verification.md).
+      let providers: [ProviderID] =
+        current.map { $0.anonymous ? ["password"] : $0.providers } ?? ["password"]
+      out = [
+        .signInWithPhoneNumber(
+          id, .signedIn(session: session(current?.uid ?? "user-3", providers: providers)))
+      ]
     }
     out += (errors[name] ?? []).map(failed)
     // An interpreter that broke the protocol: what every boundary makes of an answer of the

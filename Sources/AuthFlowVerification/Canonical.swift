@@ -245,6 +245,10 @@ struct Canonicalizer {
       e.sessionInfo = token(e.sessionInfo)
       e.request = e.request.map { id($0) }
       return .phoneEnrollment(e)
+    case .phoneSignIn(var f):
+      f.sessionInfo = f.sessionInfo.map { token($0) }
+      f.request = f.request.map { id($0) }
+      return .phoneSignIn(f)
     }
   }
 }

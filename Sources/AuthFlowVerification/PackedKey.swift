@@ -380,6 +380,17 @@ struct PackedEncoder {
       } else {
         put(0)
       }
+    case .phoneSignIn(let f):
+      put(17)
+      string(f.phoneNumber)
+      token(f.sessionInfo)
+      put(f.sendingCode ? 1 : 0)
+      if let r = f.request {
+        put(1)
+        id(r)
+      } else {
+        put(0)
+      }
     case .phoneEnrollment(let e):
       put(16)
       string(e.phoneNumber)

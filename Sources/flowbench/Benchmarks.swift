@@ -387,6 +387,12 @@ struct InstantInterpreter: AuthInterpreter {
   func finalizePhoneEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> PhoneEnrollmentAnswer { .requestFailed(error: offline) }
+  func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+    -> PhoneCodeAnswer
+  { .requestFailed(error: offline) }
+  func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> SessionAnswer
+  { .requestFailed(error: offline) }
   func withdrawSecondFactor(idToken: String, factor: String) async -> SecondFactorWithdrawnAnswer {
     .requestFailed(error: offline)
   }

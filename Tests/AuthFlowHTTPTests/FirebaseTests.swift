@@ -248,6 +248,17 @@ struct FirebaseTests {
       Issue.record("a phone enrolment answered without tokens must be refused")
       return
     }
+    // A phone number's text needs its `sessionInfo`.
+    try await standIn.fault(
+      "sendVerificationCode", ["status": 200, "body": "{}", "contentType": "application/json"])
+    guard
+      case .requestFailed(let noSession) = await api.sendVerificationCode(
+        phoneNumber: "+15555550100", appVerification: "p"),
+      noSession.code == "UNEXPECTED_RESPONSE"
+    else {
+      Issue.record("a text answered without sessionInfo must be refused")
+      return
+    }
     // A withdrawal may answer with no tokens (the session's stay), never with half a pair.
     try await standIn.fault(
       "mfaEnrollment:withdraw", ["status": 200, "body": "{}", "contentType": "application/json"])
@@ -677,6 +688,67 @@ struct FirebaseTests {
         break
       }
     }
+  }
+
+  @Test(
+    "phone numbers live: a text needs the app's proof; the code signs in; a guest keeps their account when the number is another's and is upgraded in place with their own"
+  )
+  func phoneSignInLive() async throws {
+    let (device, _) = await startedRuntime()
+    let number = "+15555550177"
+    await device.send(.sendPhoneCode(phoneNumber: number, appVerification: nil))
+    await device.settled()
+    #expect(await device.state == .signedOut, "no proof, no text")
+    await device.send(.sendPhoneCode(phoneNumber: number, appVerification: "proof"))
+    await device.settled()
+    guard case .awaitingPhoneCode(let flow, nil) = await device.state, let info = flow.sessionInfo
+    else {
+      Issue.record("expected a texted code to wait for, got \(await device.state)")
+      return
+    }
+    let code = try await textedCode(info)
+    await device.send(.submitPhoneCode(verificationCode: code == "000000" ? "111111" : "000000"))
+    await device.settled()
+    guard case .awaitingPhoneCode = await device.state else {
+      Issue.record("a wrong code ended the wait: \(await device.state)")
+      return
+    }
+    await device.send(.submitPhoneCode(verificationCode: code))
+    await device.settled()
+    let owner = try #require(await device.state.session)
+    #expect(owner.providers.contains("phone") && !owner.anonymous)
+
+    // A guest on another device: the owner's number is refused and the guest kept; a number of
+    // their own upgrades them in place.
+    let (guest, guestNotes) = await startedRuntime()
+    await guest.send(.signInAnonymouslyTapped)
+    await guest.settled()
+    let anon = try #require(await guest.state.session)
+    func textAndType(_ n: String) async throws {
+      await guest.send(.sendPhoneCode(phoneNumber: n, appVerification: "proof"))
+      await guest.settled()
+      guard case .awaitingPhoneCode(let f, _) = await guest.state, let i = f.sessionInfo else {
+        Issue.record("expected a texted code for \(n), got \(await guest.state)")
+        return
+      }
+      await guest.send(.submitPhoneCode(verificationCode: try await textedCode(i)))
+      await guest.settled()
+    }
+    try await textAndType(number)
+    #expect(await guest.state.session == anon, "the guest is kept as they were")
+    var seen: AuthNotification?
+    for await note in guestNotes {
+      seen = note
+      break
+    }
+    guard case .error(let error)? = seen else {
+      Issue.record("expected an error, got \(String(describing: seen))")
+      return
+    }
+    #expect(error.code == "PHONE_NUMBER_EXISTS")
+    try await textAndType("+15555550188")
+    let upgraded = try #require(await guest.state.session)
+    #expect(upgraded.uid == anon.uid && !upgraded.anonymous && upgraded.providers == ["phone"])
   }
 
   @Test(

@@ -256,6 +256,7 @@ struct FormatCompletenessTests {
           value = #"{"totpEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .phoneEnrolled:
           value = #"{"phoneEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
+        case .verificationCodeSent: value = #"{"verificationCodeSent": {"sessionInfo": "s"}}"#
         case .accountExistsWithDifferentCredential:
           value = #"{"accountExistsWithDifferentCredential": {"email": "m@example.com"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
