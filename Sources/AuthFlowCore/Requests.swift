@@ -3,10 +3,11 @@
 // handler switches over its own request's outcomes and nothing else: an answer of the wrong
 // shape for its request cannot be built. The case names are the scenario format's names.
 //
-// Adding a request kind: a `Request` case, its answer type, an `Answer` case, an
-// `AuthInterpreter` requirement and its line in `perform(_:id:)` (all in this file and
-// Interpreter.swift), the reducer's handler, and its declaration in the scenario vocabulary
-// (Docs/Architecture.md, "Adding a request").
+// Adding a request kind: a `Request` case, its answer type (with its `RequestOutcome`
+// conformance, Outcomes.swift), an `Answer` case and its lines in `Answer`'s switches (`ask`,
+// `changed`, `id`, `kind`, `failed`, the JSON), an `AuthInterpreter` requirement and its line in
+// `perform(_:id:)` (Interpreter.swift), the reducer's handler, and its declaration in the
+// scenario vocabulary (Docs/Architecture.md, "Adding a request").
 
 /// A request to the world: what an `AuthInterpreter` performs.
 public enum Request: Hashable, Sendable {
@@ -664,37 +665,37 @@ public enum Answer: Hashable, Sendable {
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
     switch kind {
-    case .loadSession: .loadSession(id, .requestFailed(error: e))
-    case .signUpAnonymously: .signUpAnonymously(id, .requestFailed(error: e))
-    case .authorize: .authorize(id, .providerFailed(error: e))
-    case .signInWithIdp: .signInWithIdp(id, .requestFailed(error: e))
-    case .signInWithPassword: .signInWithPassword(id, .requestFailed(error: e))
-    case .signUpWithPassword: .signUpWithPassword(id, .requestFailed(error: e))
-    case .sendPasswordReset: .sendPasswordReset(id, .requestFailed(error: e))
-    case .refreshToken: .refreshToken(id, .requestFailed(error: e))
-    case .deleteAccount: .deleteAccount(id, .requestFailed(error: e))
-    case .revokeToken: .revokeToken(id, .requestFailed(error: e))
-    case .unlinkProvider: .unlinkProvider(id, .requestFailed(error: e))
-    case .lookupAccount: .lookupAccount(id, .requestFailed(error: e))
-    case .sendVerificationEmail: .sendVerificationEmail(id, .requestFailed(error: e))
-    case .applyActionCode: .applyActionCode(id, .requestFailed(error: e))
-    case .checkActionCode: .checkActionCode(id, .requestFailed(error: e))
-    case .confirmPasswordReset: .confirmPasswordReset(id, .requestFailed(error: e))
-    case .signInWithCustomToken: .signInWithCustomToken(id, .requestFailed(error: e))
-    case .updatePassword: .updatePassword(id, .requestFailed(error: e))
-    case .sendEmailChangeVerification: .sendEmailChangeVerification(id, .requestFailed(error: e))
-    case .updateProfile: .updateProfile(id, .requestFailed(error: e))
-    case .sendSignInLink: .sendSignInLink(id, .requestFailed(error: e))
-    case .signInWithEmailLink: .signInWithEmailLink(id, .requestFailed(error: e))
-    case .startSecondFactorSignIn: .startSecondFactorSignIn(id, .requestFailed(error: e))
-    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn(id, .requestFailed(error: e))
-    case .startTotpEnrollment: .startTotpEnrollment(id, .requestFailed(error: e))
-    case .finalizeTotpEnrollment: .finalizeTotpEnrollment(id, .requestFailed(error: e))
-    case .withdrawSecondFactor: .withdrawSecondFactor(id, .requestFailed(error: e))
-    case .startPhoneEnrollment: .startPhoneEnrollment(id, .requestFailed(error: e))
-    case .finalizePhoneEnrollment: .finalizePhoneEnrollment(id, .requestFailed(error: e))
-    case .sendVerificationCode: .sendVerificationCode(id, .requestFailed(error: e))
-    case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .requestFailed(error: e))
+    case .loadSession: .loadSession(id, .failure(e))
+    case .signUpAnonymously: .signUpAnonymously(id, .failure(e))
+    case .authorize: .authorize(id, .failure(e))
+    case .signInWithIdp: .signInWithIdp(id, .failure(e))
+    case .signInWithPassword: .signInWithPassword(id, .failure(e))
+    case .signUpWithPassword: .signUpWithPassword(id, .failure(e))
+    case .sendPasswordReset: .sendPasswordReset(id, .failure(e))
+    case .refreshToken: .refreshToken(id, .failure(e))
+    case .deleteAccount: .deleteAccount(id, .failure(e))
+    case .revokeToken: .revokeToken(id, .failure(e))
+    case .unlinkProvider: .unlinkProvider(id, .failure(e))
+    case .lookupAccount: .lookupAccount(id, .failure(e))
+    case .sendVerificationEmail: .sendVerificationEmail(id, .failure(e))
+    case .applyActionCode: .applyActionCode(id, .failure(e))
+    case .checkActionCode: .checkActionCode(id, .failure(e))
+    case .confirmPasswordReset: .confirmPasswordReset(id, .failure(e))
+    case .signInWithCustomToken: .signInWithCustomToken(id, .failure(e))
+    case .updatePassword: .updatePassword(id, .failure(e))
+    case .sendEmailChangeVerification: .sendEmailChangeVerification(id, .failure(e))
+    case .updateProfile: .updateProfile(id, .failure(e))
+    case .sendSignInLink: .sendSignInLink(id, .failure(e))
+    case .signInWithEmailLink: .signInWithEmailLink(id, .failure(e))
+    case .startSecondFactorSignIn: .startSecondFactorSignIn(id, .failure(e))
+    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn(id, .failure(e))
+    case .startTotpEnrollment: .startTotpEnrollment(id, .failure(e))
+    case .finalizeTotpEnrollment: .finalizeTotpEnrollment(id, .failure(e))
+    case .withdrawSecondFactor: .withdrawSecondFactor(id, .failure(e))
+    case .startPhoneEnrollment: .startPhoneEnrollment(id, .failure(e))
+    case .finalizePhoneEnrollment: .finalizePhoneEnrollment(id, .failure(e))
+    case .sendVerificationCode: .sendVerificationCode(id, .failure(e))
+    case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .failure(e))
     }
   }
 
@@ -719,41 +720,7 @@ public enum Answer: Hashable, Sendable {
   }
 
   /// The same answer, for request `id`.
-  public func with(id: RequestID) -> Answer {
-    switch self {
-    case .loadSession(_, let a): .loadSession(id, a)
-    case .signUpAnonymously(_, let a): .signUpAnonymously(id, a)
-    case .authorize(_, let a): .authorize(id, a)
-    case .signInWithIdp(_, let a): .signInWithIdp(id, a)
-    case .signInWithPassword(_, let a): .signInWithPassword(id, a)
-    case .signUpWithPassword(_, let a): .signUpWithPassword(id, a)
-    case .sendPasswordReset(_, let a): .sendPasswordReset(id, a)
-    case .refreshToken(_, let a): .refreshToken(id, a)
-    case .deleteAccount(_, let a): .deleteAccount(id, a)
-    case .revokeToken(_, let a): .revokeToken(id, a)
-    case .unlinkProvider(_, let a): .unlinkProvider(id, a)
-    case .lookupAccount(_, let a): .lookupAccount(id, a)
-    case .sendVerificationEmail(_, let a): .sendVerificationEmail(id, a)
-    case .applyActionCode(_, let a): .applyActionCode(id, a)
-    case .checkActionCode(_, let a): .checkActionCode(id, a)
-    case .confirmPasswordReset(_, let a): .confirmPasswordReset(id, a)
-    case .signInWithCustomToken(_, let a): .signInWithCustomToken(id, a)
-    case .updatePassword(_, let a): .updatePassword(id, a)
-    case .sendEmailChangeVerification(_, let a): .sendEmailChangeVerification(id, a)
-    case .updateProfile(_, let a): .updateProfile(id, a)
-    case .sendSignInLink(_, let a): .sendSignInLink(id, a)
-    case .signInWithEmailLink(_, let a): .signInWithEmailLink(id, a)
-    case .startSecondFactorSignIn(_, let a): .startSecondFactorSignIn(id, a)
-    case .finalizeSecondFactorSignIn(_, let a): .finalizeSecondFactorSignIn(id, a)
-    case .startTotpEnrollment(_, let a): .startTotpEnrollment(id, a)
-    case .finalizeTotpEnrollment(_, let a): .finalizeTotpEnrollment(id, a)
-    case .withdrawSecondFactor(_, let a): .withdrawSecondFactor(id, a)
-    case .startPhoneEnrollment(_, let a): .startPhoneEnrollment(id, a)
-    case .finalizePhoneEnrollment(_, let a): .finalizePhoneEnrollment(id, a)
-    case .sendVerificationCode(_, let a): .sendVerificationCode(id, a)
-    case .signInWithPhoneNumber(_, let a): .signInWithPhoneNumber(id, a)
-    }
-  }
+  public func with(id: RequestID) -> Answer { changed(id: id, Unchanged()) }
 
   /// The kind of request it answers.
   public var kind: RequestKind {
@@ -793,216 +760,141 @@ public enum Answer: Hashable, Sendable {
   }
 
   /// The outcome alone, for printing and matching (its JSON is the scenario format's).
-  public var outcome: any Codable & Sendable {
-    switch self {
-    case .loadSession(_, let a): a
-    case .signUpAnonymously(_, let a), .signUpWithPassword(_, let a),
-      .finalizeSecondFactorSignIn(_, let a), .signInWithPhoneNumber(_, let a):
-      a
-    case .sendVerificationCode(_, let a): a
-    case .startSecondFactorSignIn(_, let a), .startPhoneEnrollment(_, let a): a
-    case .finalizePhoneEnrollment(_, let a): a
-    case .sendSignInLink(_, let a): a
-    case .authorize(_, let a): a
-    case .signInWithIdp(_, let a): a
-    case .signInWithPassword(_, let a), .signInWithEmailLink(_, let a): a
-    case .signInWithCustomToken(_, let a): a
-    case .sendPasswordReset(_, let a): a
-    case .refreshToken(_, let a): a
-    case .deleteAccount(_, let a): a
-    case .revokeToken(_, let a): a
-    case .unlinkProvider(_, let a): a
-    case .lookupAccount(_, let a): a
-    case .sendVerificationEmail(_, let a), .sendEmailChangeVerification(_, let a): a
-    case .applyActionCode(_, let a): a
-    case .checkActionCode(_, let a): a
-    case .confirmPasswordReset(_, let a): a
-    case .updatePassword(_, let a): a
-    case .updateProfile(_, let a): a
-    case .startTotpEnrollment(_, let a): a
-    case .finalizeTotpEnrollment(_, let a): a
-    case .withdrawSecondFactor(_, let a): a
-    }
-  }
+  public var outcome: any Codable & Sendable { ask(Boxed()) }
 
   /// The outcome's name, as scenario files spell it (`signedIn`, `requestFailed`, …): the
   /// Swift case's own name (the scenario tests check each against the answer's JSON key).
-  public var outcomeName: String {
-    switch self {
-    case .loadSession(_, .sessionLoaded): "sessionLoaded"
-    case .authorize(_, .providerSucceeded): "providerSucceeded"
-    case .authorize(_, .providerCancelled): "providerCancelled"
-    case .authorize(_, .providerFailed): "providerFailed"
-    case .signUpAnonymously(_, .signedIn), .signUpWithPassword(_, .signedIn),
-      .signInWithPassword(_, .signedIn), .signInWithIdp(_, .signedIn),
-      .signInWithCustomToken(_, .signedIn), .signInWithEmailLink(_, .signedIn),
-      .finalizeSecondFactorSignIn(_, .signedIn), .signInWithPhoneNumber(_, .signedIn):
-      "signedIn"
-    case .signInWithPassword(_, .secondFactorRequired), .signInWithIdp(_, .secondFactorRequired),
-      .signInWithEmailLink(_, .secondFactorRequired):
-      "secondFactorRequired"
-    case .signInWithIdp(_, .accountExistsWithDifferentCredential):
-      "accountExistsWithDifferentCredential"
-    case .startSecondFactorSignIn(_, .secondFactorCodeSent),
-      .startPhoneEnrollment(_, .secondFactorCodeSent):
-      "secondFactorCodeSent"
-    case .finalizePhoneEnrollment(_, .phoneEnrolled): "phoneEnrolled"
-    case .sendVerificationCode(_, .verificationCodeSent): "verificationCodeSent"
-    case .signInWithIdp(_, .credentialAlreadyInUse): "credentialAlreadyInUse"
-    case .refreshToken(_, .tokenRefreshed): "tokenRefreshed"
-    case .sendPasswordReset(_, .passwordResetSent): "passwordResetSent"
-    case .deleteAccount(_, .accountDeleted): "accountDeleted"
-    case .revokeToken(_, .tokenRevoked): "tokenRevoked"
-    case .unlinkProvider(_, .providerUnlinked): "providerUnlinked"
-    case .lookupAccount(_, .accountReloaded): "accountReloaded"
-    case .updateProfile(_, .profileUpdated): "profileUpdated"
-    case .sendVerificationEmail(_, .verificationEmailSent),
-      .sendEmailChangeVerification(_, .verificationEmailSent):
-      "verificationEmailSent"
-    case .applyActionCode(_, .actionCodeApplied): "actionCodeApplied"
-    case .checkActionCode(_, .actionCodeChecked): "actionCodeChecked"
-    case .confirmPasswordReset(_, .passwordResetConfirmed): "passwordResetConfirmed"
-    case .updatePassword(_, .passwordChanged): "passwordChanged"
-    case .sendSignInLink(_, .signInLinkSent): "signInLinkSent"
-    case .startTotpEnrollment(_, .totpSecretIssued): "totpSecretIssued"
-    case .finalizeTotpEnrollment(_, .totpEnrolled): "totpEnrolled"
-    case .withdrawSecondFactor(_, .secondFactorWithdrawn): "secondFactorWithdrawn"
-    case .loadSession(_, .requestFailed), .signUpAnonymously(_, .requestFailed),
-      .signUpWithPassword(_, .requestFailed), .signInWithPassword(_, .requestFailed),
-      .signInWithIdp(_, .requestFailed), .refreshToken(_, .requestFailed),
-      .sendPasswordReset(_, .requestFailed), .deleteAccount(_, .requestFailed),
-      .revokeToken(_, .requestFailed), .unlinkProvider(_, .requestFailed),
-      .lookupAccount(_, .requestFailed), .sendVerificationEmail(_, .requestFailed),
-      .applyActionCode(_, .requestFailed), .checkActionCode(_, .requestFailed),
-      .confirmPasswordReset(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
-      .updatePassword(_, .requestFailed), .sendEmailChangeVerification(_, .requestFailed),
-      .updateProfile(_, .requestFailed), .sendSignInLink(_, .requestFailed),
-      .signInWithEmailLink(_, .requestFailed), .startSecondFactorSignIn(_, .requestFailed),
-      .finalizeSecondFactorSignIn(_, .requestFailed), .startTotpEnrollment(_, .requestFailed),
-      .finalizeTotpEnrollment(_, .requestFailed), .withdrawSecondFactor(_, .requestFailed),
-      .startPhoneEnrollment(_, .requestFailed), .finalizePhoneEnrollment(_, .requestFailed),
-      .sendVerificationCode(_, .requestFailed), .signInWithPhoneNumber(_, .requestFailed):
-      "requestFailed"
-    }
-  }
+  public var outcomeName: String { ask(Name()) }
 
   /// The error, when the request failed.
-  public var error: AuthError? {
-    switch self {
-    case .loadSession(_, .requestFailed(let e)), .signUpAnonymously(_, .requestFailed(let e)),
-      .authorize(_, .providerFailed(let e)), .signInWithIdp(_, .requestFailed(let e)),
-      .signInWithPassword(_, .requestFailed(let e)), .signUpWithPassword(_, .requestFailed(let e)),
-      .sendPasswordReset(_, .requestFailed(let e)), .refreshToken(_, .requestFailed(let e)),
-      .deleteAccount(_, .requestFailed(let e)), .revokeToken(_, .requestFailed(let e)),
-      .unlinkProvider(_, .requestFailed(let e)), .lookupAccount(_, .requestFailed(let e)),
-      .sendVerificationEmail(_, .requestFailed(let e)), .applyActionCode(_, .requestFailed(let e)),
-      .checkActionCode(_, .requestFailed(let e)), .confirmPasswordReset(_, .requestFailed(let e)),
-      .signInWithCustomToken(_, .requestFailed(let e)), .updatePassword(_, .requestFailed(let e)),
-      .sendEmailChangeVerification(_, .requestFailed(let e)),
-      .updateProfile(_, .requestFailed(let e)), .sendSignInLink(_, .requestFailed(let e)),
-      .signInWithEmailLink(_, .requestFailed(let e)),
-      .startSecondFactorSignIn(_, .requestFailed(let e)),
-      .finalizeSecondFactorSignIn(_, .requestFailed(let e)),
-      .startTotpEnrollment(_, .requestFailed(let e)),
-      .finalizeTotpEnrollment(_, .requestFailed(let e)),
-      .withdrawSecondFactor(_, .requestFailed(let e)),
-      .startPhoneEnrollment(_, .requestFailed(let e)),
-      .finalizePhoneEnrollment(_, .requestFailed(let e)),
-      .sendVerificationCode(_, .requestFailed(let e)),
-      .signInWithPhoneNumber(_, .requestFailed(let e)):
-      e
-    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
-      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
-      .finalizePhoneEnrollment, .sendVerificationCode, .signInWithPhoneNumber:
-      nil
-    }
-  }
+  public var error: AuthError? { ask(Failure()) }
 
   /// The session a sign-in (of any kind) answered with.
-  public var signedInSession: Session? {
-    switch self {
-    case .signUpAnonymously(_, .signedIn(let s)), .signUpWithPassword(_, .signedIn(let s)),
-      .signInWithIdp(_, .signedIn(let s)), .signInWithPassword(_, .signedIn(let s)),
-      .signInWithCustomToken(_, .signedIn(let s)), .updatePassword(_, .passwordChanged(let s)),
-      .signInWithEmailLink(_, .signedIn(let s)), .finalizeSecondFactorSignIn(_, .signedIn(let s)),
-      .signInWithPhoneNumber(_, .signedIn(let s)):
-      s
-    case .loadSession, .signUpAnonymously, .authorize, .signInWithIdp, .signInWithPassword,
-      .signUpWithPassword, .sendPasswordReset, .refreshToken, .deleteAccount, .revokeToken,
-      .unlinkProvider, .lookupAccount, .sendVerificationEmail, .applyActionCode,
-      .checkActionCode, .confirmPasswordReset, .signInWithCustomToken, .updatePassword,
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
-      .finalizeTotpEnrollment, .withdrawSecondFactor, .startPhoneEnrollment,
-      .finalizePhoneEnrollment, .sendVerificationCode, .signInWithPhoneNumber:
-      nil
-    }
-  }
+  public var signedInSession: Session? { ask(SignedIn()) }
 
   /// The same answer with the session, tokens and credential it carries passed through the
-  /// given functions (a scenario file's relative expiry is stamped this way). Exhaustive, so a
-  /// new answer that carries one is a compile error here.
+  /// given functions (a scenario file's relative expiry is stamped this way). Each answer type
+  /// says what it carries (`RequestOutcome.mapping`), so a new one that carries one says so
+  /// beside its cases.
   public func mapping(
     session: (Session) -> Session, tokens: (Tokens) -> Tokens,
     credential: (IdPCredential) -> IdPCredential
   ) -> Answer {
-    switch self {
-    case .loadSession(let id, .sessionLoaded(let s?)):
-      .loadSession(id, .sessionLoaded(session: session(s)))
-    case .signUpAnonymously(let id, .signedIn(let s)):
-      .signUpAnonymously(id, .signedIn(session: session(s)))
-    case .signUpWithPassword(let id, .signedIn(let s)):
-      .signUpWithPassword(id, .signedIn(session: session(s)))
-    case .signInWithPassword(let id, .signedIn(let s)):
-      .signInWithPassword(id, .signedIn(session: session(s)))
-    case .signInWithCustomToken(let id, .signedIn(let s)):
-      .signInWithCustomToken(id, .signedIn(session: session(s)))
-    case .signInWithIdp(let id, .signedIn(let s)):
-      .signInWithIdp(id, .signedIn(session: session(s)))
-    case .signInWithIdp(let id, .credentialAlreadyInUse(let c, let email)):
-      .signInWithIdp(id, .credentialAlreadyInUse(credential: credential(c), email: email))
-    case .authorize(let id, .providerSucceeded(let c)):
-      .authorize(id, .providerSucceeded(credential: credential(c)))
-    case .refreshToken(let id, .tokenRefreshed(let t)):
-      .refreshToken(id, .tokenRefreshed(tokens(t)))
-    case .updatePassword(let id, .passwordChanged(let s)):
-      .updatePassword(id, .passwordChanged(session: session(s)))
-    case .signInWithEmailLink(let id, .signedIn(let s)):
-      .signInWithEmailLink(id, .signedIn(session: session(s)))
-    case .finalizeSecondFactorSignIn(let id, .signedIn(let s)):
-      .finalizeSecondFactorSignIn(id, .signedIn(session: session(s)))
-    case .finalizeTotpEnrollment(let id, .totpEnrolled(let t)):
-      .finalizeTotpEnrollment(id, .totpEnrolled(tokens(t)))
-    case .withdrawSecondFactor(let id, .secondFactorWithdrawn(let t?)):
-      .withdrawSecondFactor(id, .secondFactorWithdrawn(tokens(t)))
-    case .finalizePhoneEnrollment(let id, .phoneEnrolled(let t)):
-      .finalizePhoneEnrollment(id, .phoneEnrolled(tokens(t)))
-    case .signInWithPhoneNumber(let id, .signedIn(let s)):
-      .signInWithPhoneNumber(id, .signedIn(session: session(s)))
-    case .loadSession(_, .sessionLoaded(nil)), .loadSession(_, .requestFailed),
-      .signUpAnonymously(_, .requestFailed), .signUpWithPassword(_, .requestFailed),
-      .signInWithPassword(_, .requestFailed), .signInWithCustomToken(_, .requestFailed),
-      .signInWithIdp(_, .requestFailed), .authorize(_, .providerCancelled),
-      .authorize(_, .providerFailed), .refreshToken(_, .requestFailed), .sendPasswordReset,
-      .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-      .applyActionCode, .checkActionCode, .confirmPasswordReset, .updatePassword(_, .requestFailed),
-      .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
-      .signInWithEmailLink(_, .requestFailed), .signInWithPassword(_, .secondFactorRequired),
-      .signInWithIdp(_, .secondFactorRequired), .signInWithEmailLink(_, .secondFactorRequired),
-      .signInWithIdp(_, .accountExistsWithDifferentCredential),
-      .startSecondFactorSignIn, .finalizeSecondFactorSignIn(_, .requestFailed),
-      .startTotpEnrollment, .finalizeTotpEnrollment(_, .requestFailed),
-      .withdrawSecondFactor(_, .secondFactorWithdrawn(nil)),
-      .withdrawSecondFactor(_, .requestFailed), .startPhoneEnrollment,
-      .finalizePhoneEnrollment(_, .requestFailed), .sendVerificationCode,
-      .signInWithPhoneNumber(_, .requestFailed):
-      self
+    withoutActuallyEscaping(session) { session in
+      withoutActuallyEscaping(tokens) { tokens in
+        withoutActuallyEscaping(credential) { credential in
+          changed(id: nil, Mapped(session: session, tokens: tokens, credential: credential))
+        }
+      }
     }
+  }
+
+  /// Asks `q` of the outcome with its own type: the one switch over the request kinds that
+  /// reads an outcome (each call is specialized; nothing is boxed).
+  func ask<Q: OutcomeQuestion>(_ q: Q) -> Q.Reply {
+    switch self {
+    case .loadSession(_, let a): q.ask(a)
+    case .signUpAnonymously(_, let a): q.ask(a)
+    case .authorize(_, let a): q.ask(a)
+    case .signInWithIdp(_, let a): q.ask(a)
+    case .signInWithPassword(_, let a): q.ask(a)
+    case .signUpWithPassword(_, let a): q.ask(a)
+    case .sendPasswordReset(_, let a): q.ask(a)
+    case .refreshToken(_, let a): q.ask(a)
+    case .deleteAccount(_, let a): q.ask(a)
+    case .revokeToken(_, let a): q.ask(a)
+    case .unlinkProvider(_, let a): q.ask(a)
+    case .lookupAccount(_, let a): q.ask(a)
+    case .sendVerificationEmail(_, let a): q.ask(a)
+    case .applyActionCode(_, let a): q.ask(a)
+    case .checkActionCode(_, let a): q.ask(a)
+    case .confirmPasswordReset(_, let a): q.ask(a)
+    case .signInWithCustomToken(_, let a): q.ask(a)
+    case .updatePassword(_, let a): q.ask(a)
+    case .sendEmailChangeVerification(_, let a): q.ask(a)
+    case .updateProfile(_, let a): q.ask(a)
+    case .sendSignInLink(_, let a): q.ask(a)
+    case .signInWithEmailLink(_, let a): q.ask(a)
+    case .startSecondFactorSignIn(_, let a): q.ask(a)
+    case .finalizeSecondFactorSignIn(_, let a): q.ask(a)
+    case .startTotpEnrollment(_, let a): q.ask(a)
+    case .finalizeTotpEnrollment(_, let a): q.ask(a)
+    case .withdrawSecondFactor(_, let a): q.ask(a)
+    case .startPhoneEnrollment(_, let a): q.ask(a)
+    case .finalizePhoneEnrollment(_, let a): q.ask(a)
+    case .sendVerificationCode(_, let a): q.ask(a)
+    case .signInWithPhoneNumber(_, let a): q.ask(a)
+    }
+  }
+
+  /// The same kind of answer with its outcome changed by `c`, for request `newID` when given:
+  /// the one switch over the request kinds that rebuilds an answer.
+  func changed<C: OutcomeChange>(id newID: RequestID?, _ c: C) -> Answer {
+    switch self {
+    case .loadSession(let id, let a): .loadSession(newID ?? id, c.change(a))
+    case .signUpAnonymously(let id, let a): .signUpAnonymously(newID ?? id, c.change(a))
+    case .authorize(let id, let a): .authorize(newID ?? id, c.change(a))
+    case .signInWithIdp(let id, let a): .signInWithIdp(newID ?? id, c.change(a))
+    case .signInWithPassword(let id, let a): .signInWithPassword(newID ?? id, c.change(a))
+    case .signUpWithPassword(let id, let a): .signUpWithPassword(newID ?? id, c.change(a))
+    case .sendPasswordReset(let id, let a): .sendPasswordReset(newID ?? id, c.change(a))
+    case .refreshToken(let id, let a): .refreshToken(newID ?? id, c.change(a))
+    case .deleteAccount(let id, let a): .deleteAccount(newID ?? id, c.change(a))
+    case .revokeToken(let id, let a): .revokeToken(newID ?? id, c.change(a))
+    case .unlinkProvider(let id, let a): .unlinkProvider(newID ?? id, c.change(a))
+    case .lookupAccount(let id, let a): .lookupAccount(newID ?? id, c.change(a))
+    case .sendVerificationEmail(let id, let a): .sendVerificationEmail(newID ?? id, c.change(a))
+    case .applyActionCode(let id, let a): .applyActionCode(newID ?? id, c.change(a))
+    case .checkActionCode(let id, let a): .checkActionCode(newID ?? id, c.change(a))
+    case .confirmPasswordReset(let id, let a): .confirmPasswordReset(newID ?? id, c.change(a))
+    case .signInWithCustomToken(let id, let a): .signInWithCustomToken(newID ?? id, c.change(a))
+    case .updatePassword(let id, let a): .updatePassword(newID ?? id, c.change(a))
+    case .sendEmailChangeVerification(let id, let a):
+      .sendEmailChangeVerification(newID ?? id, c.change(a))
+    case .updateProfile(let id, let a): .updateProfile(newID ?? id, c.change(a))
+    case .sendSignInLink(let id, let a): .sendSignInLink(newID ?? id, c.change(a))
+    case .signInWithEmailLink(let id, let a): .signInWithEmailLink(newID ?? id, c.change(a))
+    case .startSecondFactorSignIn(let id, let a): .startSecondFactorSignIn(newID ?? id, c.change(a))
+    case .finalizeSecondFactorSignIn(let id, let a):
+      .finalizeSecondFactorSignIn(newID ?? id, c.change(a))
+    case .startTotpEnrollment(let id, let a): .startTotpEnrollment(newID ?? id, c.change(a))
+    case .finalizeTotpEnrollment(let id, let a): .finalizeTotpEnrollment(newID ?? id, c.change(a))
+    case .withdrawSecondFactor(let id, let a): .withdrawSecondFactor(newID ?? id, c.change(a))
+    case .startPhoneEnrollment(let id, let a): .startPhoneEnrollment(newID ?? id, c.change(a))
+    case .finalizePhoneEnrollment(let id, let a): .finalizePhoneEnrollment(newID ?? id, c.change(a))
+    case .sendVerificationCode(let id, let a): .sendVerificationCode(newID ?? id, c.change(a))
+    case .signInWithPhoneNumber(let id, let a): .signInWithPhoneNumber(newID ?? id, c.change(a))
+    }
+  }
+
+  private struct Unchanged: OutcomeChange {
+    func change<O: RequestOutcome>(_ outcome: O) -> O { outcome }
+  }
+
+  private struct Mapped: OutcomeChange {
+    let session: (Session) -> Session
+    let tokens: (Tokens) -> Tokens
+    let credential: (IdPCredential) -> IdPCredential
+
+    func change<O: RequestOutcome>(_ outcome: O) -> O {
+      outcome.mapping(session: session, tokens: tokens, credential: credential)
+    }
+  }
+
+  private struct Boxed: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> any Codable & Sendable { outcome }
+  }
+
+  private struct Name: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> String { outcome.name }
+  }
+
+  private struct Failure: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> AuthError? { outcome.error }
+  }
+
+  private struct SignedIn: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> Session? { outcome.signedInSession }
   }
 
   /// The tokens a refresh answered with.
