@@ -764,6 +764,11 @@ enum Promises {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ out: inout [Violation]
   ) {
+    if case .intent(.cancelTapped) = event, case .phoneEnrollment(let e) = before.phase,
+      e.request == nil, after.phase != .resting
+    {
+      out.append(Violation(.phoneEnrollmentOutcome, "a cancel kept the enrolment"))
+    }
     for case .request(_, .startPhoneEnrollment(_, let number, let proof)) in effects {
       let asked: Bool
       switch event {
@@ -868,6 +873,11 @@ enum Promises {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ out: inout [Violation]
   ) {
+    if case .intent(.cancelTapped) = event, case .phoneSignIn(let f) = before.phase,
+      f.request == nil || f.sendingCode, after.phase != .resting
+    {
+      out.append(Violation(.phoneSignInOutcome, "a cancel kept the phone code's wait"))
+    }
     for case .request(_, .sendVerificationCode(let number, let proof)) in effects {
       guard case .intent(.sendPhoneCode(let n, let p)) = event, n == number, p == proof else {
         out.append(
@@ -887,6 +897,32 @@ enum Promises {
           ))
         continue
       }
+    }
+    if case .answer(.sendVerificationCode(let id, let answer)) = event,
+      case .phoneSignIn(let f) = before.phase, f.request == id, f.sendingCode
+    {
+      var waits: String?  // The texted session the machine awaits a code for after the step.
+      if case .phoneSignIn(let k) = after.phase, k.request == nil, k.phoneNumber == f.phoneNumber {
+        waits = k.sessionInfo
+      }
+      switch answer {
+      case .verificationCodeSent(let info):
+        if waits != info {
+          out.append(
+            Violation(.phoneSignInOutcome, "the new text's session is not the one awaited"))
+        }
+      case .requestFailed(let error):
+        // A failed new text leaves the code texted before usable; with none, back to rest.
+        if error.kind == .sessionDead, before.user != nil { return }
+        if let earlier = f.sessionInfo, waits != earlier {
+          out.append(
+            Violation(.phoneSignInOutcome, "a failed new text dropped the code texted before"))
+        } else if f.sessionInfo == nil, after.phase != .resting {
+          out.append(
+            Violation(.phoneSignInOutcome, "a failed first text left \(after.stateName)"))
+        }
+      }
+      return
     }
     guard case .answer(.signInWithPhoneNumber(let id, let answer)) = event,
       case .phoneSignIn(let f) = before.phase, f.request == id, !f.sendingCode

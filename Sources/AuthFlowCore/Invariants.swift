@@ -152,7 +152,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   /// `SECOND_FACTOR_REQUIRED` instead.
   case challengeHeld
   /// A phone enrolment sends the number and the proof the app gave, and finishes only with a
-  /// code the app gave for the session Firebase texted, one at a time; enrolled, the answer's
+  /// code the app gave for the session Firebase texted, one at a time; a cancel while no code is
+  /// being checked returns to rest; enrolled, the answer's
   /// tokens are the same user's session, stored in the same step; a failure that leaves the
   /// enrolment session alive keeps waiting for a code, one that ends it (`SESSION_EXPIRED` and
   /// its kin) or a login too old returns to rest (the proof was spent on the text), and a login
@@ -161,7 +162,9 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
   case phoneEnrollmentOutcome
   /// A phone number's code is texted to the number the app gave, with its proof, and checked
   /// only with a code the app gave, for the session Firebase texted, one at a time, linked to
-  /// the user signed in before (nobody: a sign-in); the answer's session is signed in and
+  /// the user signed in before (nobody: a sign-in); a cancel while no code is being checked
+  /// returns to rest; a new text's session is the one awaited, and a failed new text keeps the
+  /// one before; the answer's session is signed in and
   /// stored (a link keeps the user's uid); a wrong code keeps the texted session for another,
   /// and one that ended it (`SESSION_EXPIRED` and its kin) returns to rest.
   case phoneSignInOutcome
@@ -378,6 +381,8 @@ public enum Invariants {
     Promises.emailLink(machine, event, machine, [], &out)
     if case .intent(.cancelTapped) = event {
       Promises.secondFactor(machine, event, machine, [], &out)
+      Promises.phoneEnrollment(machine, event, machine, [], &out)
+      Promises.phoneSignIn(machine, event, machine, [], &out)
     }
     Promises.pendingLink(machine, event, machine, [], &out)
     return out
