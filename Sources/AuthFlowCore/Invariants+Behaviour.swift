@@ -879,6 +879,12 @@ enum Promises {
       out.append(Violation(.phoneSignInOutcome, "a cancel kept the phone code's wait"))
     }
     for case .request(_, .sendVerificationCode(let number, let proof)) in effects {
+      if case .phoneSignIn(let k) = after.phase, k.sessionInfo != nil,
+        case .phoneSignIn(let f) = before.phase, f.phoneNumber != number
+      {
+        out.append(
+          Violation(.phoneSignInOutcome, "a code texted to another number was kept for this one"))
+      }
       guard case .intent(.sendPhoneCode(let n, let p)) = event, n == number, p == proof else {
         out.append(
           Violation(.phoneSignInOutcome, "a code was texted to a number the app did not give"))

@@ -183,14 +183,14 @@ extension AuthMachine {
   static let defaultPhoneName = "Phone"
 
   /// Text a code to a phone number to sign in with, upgrade the guest or add to the account:
-  /// from rest, or again while the code is awaited (a new code; the number may change).
+  /// from rest, or again while the code is awaited (a new code). A code texted before is kept,
+  /// in case the new text fails, only for the same number: another number starts afresh.
   mutating func sendPhoneCode(_ number: String, appVerification: String?, fx: inout [Effect]) {
     var flow: PhoneSignIn
     switch phase {
     case .resting: flow = PhoneSignIn(phoneNumber: number)
     case .phoneSignIn(let f) where f.request == nil:
-      flow = f
-      flow.phoneNumber = number
+      flow = f.phoneNumber == number ? f : PhoneSignIn(phoneNumber: number)
     default: return
     }
     flow.request = send(
