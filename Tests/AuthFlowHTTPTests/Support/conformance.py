@@ -1341,6 +1341,51 @@ def case_phone_expired(c):
     c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": code}, "SESSION_EXPIRED")
 
 
+@case("operations.ts verifyPhoneNumber: a right code is spent, by a sign-in or by a link conflict")
+def case_phone_code_single_use(c):
+    owner = c.phone_user()
+    session = c.ok("sendVerificationCode", {"phoneNumber": "+15555550100",
+                                            "recaptchaToken": "ok"})["sessionInfo"]
+    code = c.sms_codes()[-1]["code"]
+    c.ok("signInWithPhoneNumber", {"sessionInfo": session, "code": code})
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": code},
+            "INVALID_SESSION_INFO")
+    anon = c.anonymous()
+    session = c.ok("sendVerificationCode", {"phoneNumber": "+15555550100",
+                                            "recaptchaToken": "ok"})["sessionInfo"]
+    code = c.sms_codes()[-1]["code"]
+    out = c.ok("signInWithPhoneNumber", {"sessionInfo": session, "code": code,
+                                         "idToken": anon["idToken"]})
+    check(out.get("temporaryProof") and out.get("phoneNumber") == "+15555550100", str(out))
+    check(owner["localId"] != anon["localId"], "two accounts")
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": code,
+                                      "idToken": anon["idToken"]}, "INVALID_SESSION_INFO")
+
+
+@case("operations.ts signInWithPhoneNumber: the code is checked before the linking ID token")
+def case_phone_code_before_token(c):
+    session = c.ok("sendVerificationCode", {"phoneNumber": "+15555550100",
+                                            "recaptchaToken": "ok"})["sessionInfo"]
+    code = c.sms_codes()[-1]["code"]
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": code, "idToken": "forged"},
+            "INVALID_ID_TOKEN")
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": code},
+            "INVALID_SESSION_INFO")
+
+
+@case("operations.ts sendVerificationCode: an SMS-MFA user's number is no first factor")
+def case_phone_mfa_user_number(c):
+    phone = c.phone_user("+15555550111")
+    linked = c.ok("signUp", {"idToken": phone["idToken"], "email": "mfa-phone@example.com",
+                             "password": "notasecret", "returnSecureToken": True})
+    c.verify_email(linked["idToken"])
+    signed = c.ok("signInWithPassword", {"email": "mfa-phone@example.com",
+                                         "password": "notasecret", "returnSecureToken": True})
+    enroll_phone(c, signed)
+    c.error("sendVerificationCode", {"phoneNumber": "+15555550111", "recaptchaToken": "ok"},
+            "UNSUPPORTED_FIRST_FACTOR")
+
+
 # MARK: - Second factors (mfa.spec.ts)
 
 
@@ -1353,6 +1398,40 @@ def enroll_phone(c, user, phone="+15555550199"):
                                            "phoneVerificationInfo": {"sessionInfo": session,
                                                                      "code": code}},
                 version="v2")
+
+
+@case("wire reference (MFA/email §2.5, §2.6): a phone enrolment needs the app's proof; its code "
+      "is the enrolment's own, kept by a wrong code and spent by the right one")
+def case_mfa_enroll_phone_codes(c):
+    user = c.password_user()
+    c.verify_email(user["idToken"])
+    user = c.ok("signInWithPassword", {"email": "alice@example.com", "password": "notasecret",
+                                       "returnSecureToken": True})
+    c.error("mfaEnrollment:start", {"idToken": user["idToken"], "phoneEnrollmentInfo": {
+        "phoneNumber": "+15555550199"}}, "MISSING_APP_CREDENTIAL", version="v2")
+    sign_in = c.ok("sendVerificationCode", {"phoneNumber": "+15555550199",
+                                            "recaptchaToken": "ok"})["sessionInfo"]
+    start = c.ok("mfaEnrollment:start", {"idToken": user["idToken"], "phoneEnrollmentInfo": {
+        "phoneNumber": "+15555550199", "recaptchaToken": "ok"}}, version="v2")
+    session = start["phoneSessionInfo"]["sessionInfo"]
+    code = [x for x in c.sms_codes() if x["sessionInfo"] == session][0]["code"]
+    other = [x for x in c.sms_codes() if x["sessionInfo"] == sign_in][0]["code"]
+
+    def finalize(info):
+        return {"idToken": user["idToken"], "displayName": "Phone",
+                "phoneVerificationInfo": info}
+    c.error("mfaEnrollment:finalize", finalize({"sessionInfo": session}), "MISSING_CODE",
+            version="v2")
+    c.error("mfaEnrollment:finalize", finalize({"sessionInfo": sign_in, "code": other}),
+            "INVALID_SESSION_INFO", version="v2")
+    wrong = "000000" if code != "000000" else "111111"
+    c.error("mfaEnrollment:finalize", finalize({"sessionInfo": session, "code": wrong}),
+            "INVALID_CODE", version="v2")
+    done = c.ok("mfaEnrollment:finalize", finalize({"sessionInfo": session, "code": code}),
+                version="v2")
+    user = done  # Enrolling ended the account's other sessions: the answer's token is current.
+    c.error("mfaEnrollment:finalize", finalize({"sessionInfo": session, "code": code}),
+            "INVALID_SESSION_INFO", version="v2")
 
 
 @case("mfa.spec.ts: should error if account does not have email verified")

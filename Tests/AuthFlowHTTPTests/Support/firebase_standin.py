@@ -1163,12 +1163,16 @@ def take_sms(p, session, code, purpose):
 
 def op_sendVerificationCode(p, body):
     need(is_phone(body.get("phoneNumber")), "INVALID_PHONE_NUMBER : Invalid format.")
+    owner = p.by_phone(body["phoneNumber"])
+    need(not (owner and owner.get("mfaInfo")), "UNSUPPORTED_FIRST_FACTOR : A phone number cannot "
+         "be set as a first factor on an SMS based MFA user.")
     app_proof(body, "sendVerificationCode")
     return {"sessionInfo": new_sms(p, body["phoneNumber"], "phone")}
 
 
 def op_signInWithPhoneNumber(p, body):
-    link_user = p.parse_id_token(body["idToken"])[0] if body.get("idToken") else None
+    # The code is checked (and a right one spent) before the linking ID token is read, as the
+    # emulator does: a link refused for its token needs a new code.
     if body.get("temporaryProof"):
         need(body.get("phoneNumber"), "MISSING_PHONE_NUMBER")
         record = p.proofs.get(body["temporaryProof"])
@@ -1178,6 +1182,7 @@ def op_signInWithPhoneNumber(p, body):
         phone = record["phone"]
     else:
         phone = take_sms(p, body.get("sessionInfo"), body.get("code"), "phone")["phone"]
+    link_user = p.parse_id_token(body["idToken"])[0] if body.get("idToken") else None
     owner = p.by_phone(phone)
     operation = body.get("operation")
     if operation == "REAUTH":
