@@ -666,6 +666,35 @@ enum Promises {
     }
   }
 
+  /// An enrolment's new tokens: the same user's session holds them, and they are stored in the
+  /// same step.
+  static func enrolledTokens(
+    _ invariant: Invariant, _ b: Session, _ t: Tokens, _ after: AuthMachine, _ effects: [Effect],
+    _ out: inout [Violation]
+  ) {
+    let s = after.user?.session
+    if s?.uid != b.uid || s?.idToken != t.idToken || s?.refreshToken != t.refreshToken {
+      out.append(Violation(invariant, "\(b.uid)'s tokens after the enrolment were not taken"))
+    }
+    if !effects.persist(refreshToken: t.refreshToken) {
+      out.append(Violation(invariant, "\(b.uid)'s tokens after the enrolment were not stored"))
+    }
+  }
+
+  /// A failure of a step that waits for a code: one that `ended` what waits leaves the machine
+  /// `atRest`, any other leaves it as it was (`kept`).
+  static func keptUnlessEnded(
+    _ invariant: Invariant, _ error: AuthError, ended: Bool, kept: Bool, atRest: Bool,
+    _ after: AuthMachine, ending: String, dropped: String, _ out: inout [Violation]
+  ) {
+    if ended, kept || !atRest {
+      out.append(
+        Violation(invariant, "\(error.code) ended \(ending), and \(after.stateName) followed"))
+    } else if !ended, !kept {
+      out.append(Violation(invariant, "\(error.code) dropped \(dropped)"))
+    }
+  }
+
   /// The codes that end an enrolment's session, restated from Docs/HTTP.md ("Enrolling a TOTP
   /// factor", "Enrolling a phone number") rather than read from the reducer, so a reducer that
   /// forgets one is caught.
@@ -713,18 +742,7 @@ enum Promises {
       guard case .totpEnrollment(let e) = before.phase, e.request == id else { return }
       switch a {
       case .totpEnrolled(let t):
-        let s = after.user?.session
-        if s?.uid != b.uid || s?.idToken != t.idToken || s?.refreshToken != t.refreshToken {
-          out.append(
-            Violation(
-              .totpEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not taken"))
-        }
-        let stored = effects.persist(refreshToken: t.refreshToken)
-        if !stored {
-          out.append(
-            Violation(
-              .totpEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not stored"))
-        }
+        enrolledTokens(.totpEnrollmentOutcome, b, t, after, effects, &out)
       case .requestFailed(let error):
         switch error.kind {
         case .sessionDead: return  // `sessionDeadEnds` judges it.
@@ -737,17 +755,10 @@ enum Promises {
           } else {
             kept = false
           }
-          let ended = Self.enrollmentOver.contains(error.code)
-          if ended, kept || after.stateName != .firebaseAuthenticated {
-            out.append(
-              Violation(
-                .totpEnrollmentOutcome,
-                "\(error.code) ended the enrolment session, and \(after.stateName) followed"))
-          } else if !ended, !kept {
-            out.append(
-              Violation(
-                .totpEnrollmentOutcome, "\(error.code) dropped the TOTP secret still valid"))
-          }
+          keptUnlessEnded(
+            .totpEnrollmentOutcome, error, ended: Self.enrollmentOver.contains(error.code),
+            kept: kept, atRest: after.stateName == .firebaseAuthenticated, after,
+            ending: "the enrolment session", dropped: "the TOTP secret still valid", &out)
         }
       }
     default: return
@@ -817,17 +828,7 @@ enum Promises {
       guard case .phoneEnrollment(let e) = before.phase, e.request == id else { return }
       switch a {
       case .phoneEnrolled(let t):
-        let s = after.user?.session
-        if s?.uid != b.uid || s?.idToken != t.idToken || s?.refreshToken != t.refreshToken {
-          out.append(
-            Violation(
-              .phoneEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not taken"))
-        }
-        if !effects.persist(refreshToken: t.refreshToken) {
-          out.append(
-            Violation(
-              .phoneEnrollmentOutcome, "\(b.uid)'s tokens after the enrolment were not stored"))
-        }
+        enrolledTokens(.phoneEnrollmentOutcome, b, t, after, effects, &out)
       case .requestFailed(let error):
         switch error.kind {
         case .sessionDead: return  // `sessionDeadEnds` judges it.
@@ -841,17 +842,11 @@ enum Promises {
             kept = false
           }
           // A login too old ends it too: the proof was spent on the text.
-          let ended = Self.enrollmentOver.contains(error.code) || error.kind == .reauthenticate
-          if ended, kept || after.stateName != .firebaseAuthenticated {
-            out.append(
-              Violation(
-                .phoneEnrollmentOutcome,
-                "\(error.code) ended the enrolment session, and \(after.stateName) followed"))
-          } else if !ended, !kept {
-            out.append(
-              Violation(
-                .phoneEnrollmentOutcome, "\(error.code) dropped the enrolment still waiting"))
-          }
+          keptUnlessEnded(
+            .phoneEnrollmentOutcome, error,
+            ended: Self.enrollmentOver.contains(error.code) || error.kind == .reauthenticate,
+            kept: kept, atRest: after.stateName == .firebaseAuthenticated, after,
+            ending: "the enrolment session", dropped: "the enrolment still waiting", &out)
         }
       }
     default: return
@@ -952,16 +947,10 @@ enum Promises {
       } else {
         kept = false
       }
-      let ended = Self.phoneCodeOver.contains(error.code)
-      if ended, kept || after.phase != .resting {
-        out.append(
-          Violation(
-            .phoneSignInOutcome,
-            "\(error.code) ended the texted code's session, and \(after.stateName) followed"))
-      } else if !ended, !kept {
-        out.append(
-          Violation(.phoneSignInOutcome, "\(error.code) dropped the texted code still valid"))
-      }
+      keptUnlessEnded(
+        .phoneSignInOutcome, error, ended: Self.phoneCodeOver.contains(error.code), kept: kept,
+        atRest: after.phase == .resting, after, ending: "the texted code's session",
+        dropped: "the texted code still valid", &out)
     }
   }
 

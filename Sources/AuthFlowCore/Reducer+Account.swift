@@ -334,10 +334,7 @@ extension AuthMachine {
     enrollment.request = nil
     switch answer {
     case .totpEnrolled(let tokens):
-      phase = .resting
-      renewTokens(tokens, now: now, fx: &fx)
-      fx.append(.notify(notification: .totpEnrolled))
-      reloadAfterFactorChange(fx: &fx)
+      enrolled(tokens, .totpEnrolled, now: now, fx: &fx)
     case .requestFailed(let error):
       let ended = Self.enrollmentEnded.contains(error.code)
       fail(
@@ -373,10 +370,7 @@ extension AuthMachine {
     enrollment.request = nil
     switch answer {
     case .phoneEnrolled(let tokens):
-      phase = .resting
-      renewTokens(tokens, now: now, fx: &fx)
-      fx.append(.notify(notification: .phoneEnrolled))
-      reloadAfterFactorChange(fx: &fx)
+      enrolled(tokens, .phoneEnrolled, now: now, fx: &fx)
     case .requestFailed(let error):
       let ended = Self.enrollmentEnded.contains(error.code) || error.kind == .reauthenticate
       fail(error, origin: ended ? .resting : .phoneEnrollment(enrollment), sensitive: nil, fx: &fx)
@@ -399,6 +393,17 @@ extension AuthMachine {
     case .requestFailed(let error):
       fail(error, origin: .resting, sensitive: operation, fx: &fx)
     }
+  }
+
+  /// A factor enrolled: back to rest, the new tokens taken and stored, the app told, and the
+  /// account reloaded for its factors.
+  mutating func enrolled(
+    _ tokens: Tokens, _ notification: AuthNotification, now: Instant, fx: inout [Effect]
+  ) {
+    phase = .resting
+    renewTokens(tokens, now: now, fx: &fx)
+    fx.append(.notify(notification: notification))
+    reloadAfterFactorChange(fx: &fx)
   }
 
   /// The same user's session with new `tokens` (an enrolment's or a withdrawal's answer), renewed

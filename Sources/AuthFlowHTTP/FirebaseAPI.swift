@@ -161,25 +161,42 @@ public struct FirebaseAPI: Sendable {
   public func startSecondFactorSignIn(
     pendingCredential: String, factor: String, appVerification: String?
   ) async -> SecondFactorCodeAnswer {
-    var info: [String: Any] = [:]
-    if let appVerification { info["recaptchaToken"] = appVerification }
     let result = await callV2(
       "mfaSignIn:start",
       [
         "mfaPendingCredential": pendingCredential, "mfaEnrollmentId": factor,
-        "phoneSignInInfo": info,
+        "phoneSignInInfo": Self.withProof([:], appVerification),
       ])
-    switch result {
+    switch Self.textedSession(result, in: "phoneResponseInfo", from: "mfaSignIn:start") {
+    case .success(let info): return .secondFactorCodeSent(sessionInfo: info)
     case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `fields` with the app's proof, when it gave one, as a reCAPTCHA token: how every request
+  /// that texts a code carries it.
+  static func withProof(_ fields: [String: Any], _ appVerification: String?) -> [String: Any] {
+    var out = fields
+    if let appVerification { out["recaptchaToken"] = appVerification }
+    return out
+  }
+
+  /// The `sessionInfo` of an answer to a request that texted a code: at the top level, or in
+  /// the object `key` names; a missing or empty one is `UNEXPECTED_RESPONSE`.
+  static func textedSession(
+    _ result: Result<[String: Any], AuthError>, in key: String?, from endpoint: String
+  ) -> Result<String, AuthError> {
+    switch result {
+    case .failure(let e): return .failure(e)
     case .success(let json):
-      guard let response = json["phoneResponseInfo"] as? [String: Any],
-        let sessionInfo = Self.nonEmpty(response["sessionInfo"])
-      else {
-        return .requestFailed(
-          error: AuthError(
-            code: "UNEXPECTED_RESPONSE", message: "mfaSignIn:start answered without sessionInfo"))
+      let holder = key.map { json[$0] as? [String: Any] } ?? json
+      guard let info = Self.nonEmpty(holder?["sessionInfo"]) else {
+        return .failure(
+          AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "\(endpoint) answered without \(key.map { $0 + "." } ?? "")sessionInfo"))
       }
-      return .secondFactorCodeSent(sessionInfo: sessionInfo)
+      return .success(info)
     }
   }
 
@@ -227,22 +244,32 @@ public struct FirebaseAPI: Sendable {
   public func finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> TotpEnrollmentAnswer {
-    let result = await callV2(
-      "mfaEnrollment:finalize",
-      [
-        "idToken": idToken, "displayName": displayName,
-        "totpVerificationInfo": ["sessionInfo": sessionInfo, "verificationCode": verificationCode],
-      ])
+    let result = await finalizeEnrollment(
+      idToken: idToken, displayName: displayName,
+      "totpVerificationInfo", ["sessionInfo": sessionInfo, "verificationCode": verificationCode])
     switch result {
+    case .success(let tokens): return .totpEnrolled(tokens)
     case .failure(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `v2/accounts/mfaEnrollment:finalize` with the factor's verification info under `key`: the
+  /// new tokens it answers with (no `expiresIn`: the ID token's `exp` stands in), or why not.
+  func finalizeEnrollment(
+    idToken: String, displayName: String, _ key: String, _ info: [String: Any]
+  ) async -> Result<Tokens, AuthError> {
+    let result = await callV2(
+      "mfaEnrollment:finalize", ["idToken": idToken, "displayName": displayName, key: info])
+    switch result {
+    case .failure(let e): return .failure(e)
     case .success(let json):
       guard let tokens = newTokens(json) else {
-        return .requestFailed(
-          error: AuthError(
+        return .failure(
+          AuthError(
             code: "UNEXPECTED_RESPONSE",
             message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
       }
-      return .totpEnrolled(tokens)
+      return .success(tokens)
     }
   }
 
@@ -252,22 +279,15 @@ public struct FirebaseAPI: Sendable {
   public func startPhoneEnrollment(
     idToken: String, phoneNumber: String, appVerification: String?
   ) async -> SecondFactorCodeAnswer {
-    var info: [String: Any] = ["phoneNumber": phoneNumber]
-    if let appVerification { info["recaptchaToken"] = appVerification }
     let result = await callV2(
-      "mfaEnrollment:start", ["idToken": idToken, "phoneEnrollmentInfo": info])
-    switch result {
+      "mfaEnrollment:start",
+      [
+        "idToken": idToken,
+        "phoneEnrollmentInfo": Self.withProof(["phoneNumber": phoneNumber], appVerification),
+      ])
+    switch Self.textedSession(result, in: "phoneSessionInfo", from: "mfaEnrollment:start") {
+    case .success(let info): return .secondFactorCodeSent(sessionInfo: info)
     case .failure(let e): return .requestFailed(error: e)
-    case .success(let json):
-      guard let response = json["phoneSessionInfo"] as? [String: Any],
-        let sessionInfo = Self.nonEmpty(response["sessionInfo"])
-      else {
-        return .requestFailed(
-          error: AuthError(
-            code: "UNEXPECTED_RESPONSE",
-            message: "mfaEnrollment:start answered without phoneSessionInfo.sessionInfo"))
-      }
-      return .secondFactorCodeSent(sessionInfo: sessionInfo)
     }
   }
 
@@ -276,22 +296,12 @@ public struct FirebaseAPI: Sendable {
   public func finalizePhoneEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> PhoneEnrollmentAnswer {
-    let result = await callV2(
-      "mfaEnrollment:finalize",
-      [
-        "idToken": idToken, "displayName": displayName,
-        "phoneVerificationInfo": ["sessionInfo": sessionInfo, "code": verificationCode],
-      ])
+    let result = await finalizeEnrollment(
+      idToken: idToken, displayName: displayName,
+      "phoneVerificationInfo", ["sessionInfo": sessionInfo, "code": verificationCode])
     switch result {
+    case .success(let tokens): return .phoneEnrolled(tokens)
     case .failure(let e): return .requestFailed(error: e)
-    case .success(let json):
-      guard let tokens = newTokens(json) else {
-        return .requestFailed(
-          error: AuthError(
-            code: "UNEXPECTED_RESPONSE",
-            message: "mfaEnrollment:finalize answered without tokens (or an ID token with exp)"))
-      }
-      return .phoneEnrolled(tokens)
     }
   }
 
@@ -300,19 +310,11 @@ public struct FirebaseAPI: Sendable {
   public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
     -> PhoneCodeAnswer
   {
-    var body: [String: Any] = ["phoneNumber": phoneNumber]
-    if let appVerification { body["recaptchaToken"] = appVerification }
-    switch await call("sendVerificationCode", body) {
+    let result = await call(
+      "sendVerificationCode", Self.withProof(["phoneNumber": phoneNumber], appVerification))
+    switch Self.textedSession(result, in: nil, from: "sendVerificationCode") {
+    case .success(let info): return .verificationCodeSent(sessionInfo: info)
     case .failure(let e): return .requestFailed(error: e)
-    case .success(let json):
-      guard let info = Self.nonEmpty(json["sessionInfo"]) else {
-        return .requestFailed(
-          error: AuthError(
-            code: "UNEXPECTED_RESPONSE",
-            message: "sendVerificationCode answered without sessionInfo"
-          ))
-      }
-      return .verificationCodeSent(sessionInfo: info)
     }
   }
 
