@@ -389,6 +389,9 @@ extension JSONValue {
 }
 
 extension JSONValue {
+  /// Whether a string in it, at any depth, is a capture (`"$name"`, not `"$$x"`).
+  var namesCaptures: Bool { strings.contains { Matching.captureName($0) != nil } }
+
   /// Every string value in it, at any depth (keys excluded).
   var strings: Set<String> {
     switch self {

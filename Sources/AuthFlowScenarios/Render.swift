@@ -62,6 +62,7 @@ public enum Render {
   static func action(_ action: Step.Action, _ redactor: Redactor) -> String {
     switch action {
     case .send(let intent): return "send " + tagged(JSONValue.encoding(intent), redactor)
+    case .sendWithCaptures(let json): return "send " + tagged(json, redactor)
     case .respond(let to, let id, let with):
       return "respond to \(to)\(id.map { " #\($0)" } ?? "") with "
         + tagged(ScenarioEncoding.result(with.answer), redactor)

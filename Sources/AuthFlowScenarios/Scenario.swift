@@ -137,6 +137,10 @@ public struct Step: Sendable {
   public enum Action: Sendable {
     /// Send an intent.
     case send(Intent)
+    /// Send an intent whose fields name captures bound by earlier expectations
+    /// (`{"sendSecondFactorCode": {"factor": "$factor"}}`): the values are put in when the step
+    /// runs, so a live run can name what the server made up. Checked as an intent when loaded.
+    case sendWithCaptures(JSONValue)
     /// Answer the oldest pending request of the named effect, or exactly request `requestId`
     /// (pending or not: a stale or duplicate answer on purpose).
     case respond(to: String, requestId: RequestID?, with: ResultTemplate)

@@ -169,7 +169,8 @@ extension JSONReader {
     let action: Step.Action
     switch actions[0] {
     case "send":
-      action = .send(try intent(f["send"]!, join(p, "send")))
+      let sent = try intent(f["send"]!, join(p, "send"))
+      action = f["send"]!.namesCaptures ? .sendWithCaptures(f["send"]!) : .send(sent)
     case "respond":
       let rp = join(p, "respond")
       let r = try object(f["respond"]!, rp, Declarations.respond)

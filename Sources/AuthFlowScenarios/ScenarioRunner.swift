@@ -105,6 +105,31 @@ public struct ScenarioRunner {
     now = clock ?? scenario.clock
     interpreter = ScriptedInterpreter(script: scenario.script)
     self.redactor = redactor
+    file = scenario.file
+  }
+
+  /// The scenario's file, for errors in an intent whose captures are put in as it runs.
+  private let file: String
+
+  /// `json` with every string that names a bound capture replaced by its value (and `"$$x"` by
+  /// the literal `"$x"`). A `"$name"`
+  /// that nothing bound yet is sent as written (a file may mean it literally): a warning, a
+  /// failure under strict rules.
+  private mutating func fillCaptures(_ json: JSONValue) -> JSONValue {
+    switch json {
+    case .string(let s):
+      if s.hasPrefix("$$") { return .string(String(s.dropFirst())) }
+      guard let name = Matching.captureName(s) else { return json }
+      if let value = captures[name] { return .string(value) }
+      let problem =
+        "step \(stepIndex + 1): \(s) in the intent is bound by no earlier expectation; it is sent"
+        + " as written (bind it first, or write \"$\(s)\" for the literal)"
+      if strict { strictProblems.append(problem) } else { warnings.append(problem) }
+      return json
+    case .array(let items): return .array(items.map { fillCaptures($0) })
+    case .object(let members): return .object(members.map { ($0.key, fillCaptures($0.value)) })
+    case .null, .bool, .number: return json
+    }
   }
 
   /// Replays `scenario` from the start and reports. With `strict` (or `"strict": true` in the
@@ -179,6 +204,14 @@ public struct ScenarioRunner {
     switch action {
     case .send(let intent):
       if !process(.intent(intent)) { problems.append(livelock) }
+    case .sendWithCaptures(let json):
+      let filled = fillCaptures(json)
+      do {
+        let intent = try JSONReader(file: file).intent(filled, "steps[\(stepIndex)].send")
+        if !process(.intent(intent)) { problems.append(livelock) }
+      } catch {
+        problems.append("step \(stepIndex + 1): the intent with its captures put in: \(error)")
+      }
     case .respond(let to, let id?, let template):
       if !issued.contains(where: { $0.id == id }) {
         let list =

@@ -1,3 +1,5 @@
+import AuthFlowCore
+import AuthFlowHTTP
 import Foundation
 import Testing
 
@@ -33,6 +35,65 @@ struct LiveEmailScenarioTests {
     let emails = Set(try await standIn.users().compactMap { $0["email"] as? String })
     #expect(
       emails == ["erin@example.com", "pat@example.com", "owner@example.com", "gwen@example.com"])
+  }
+
+  @Test(
+    "the phone and SMS second-factor scenarios pass live with the project's test phone numbers; a number the project does not list gets a random code and the scenario fails"
+  )
+  func phoneScenariosLive() async throws {
+    let standIn = try StandIn()
+    let cfg = try Live.configFile()
+    defer { try? FileManager.default.removeItem(atPath: cfg) }
+    // What mfa-sms-live.json says the project has: an account with a verified email.
+    let sam = try await Self.signUp(standIn, "sam@example.com", "a-long-password")
+    try await standIn.admin("admin", ["localId": sam, "emailVerified": true])
+    let files = ["phone-live", "mfa-sms-live"].map { Self.scenarios + "/\($0).json" }
+    // Without the test numbers the codes are random: the right code in the file is wrong.
+    let refused = await FlowRun.execute(
+      ["--live", "--config", cfg, files[0]], environment: environment(standIn))
+    #expect(refused.code == ExitCode.failure, "\(refused.stdout)\(refused.stderr)")
+    #expect(refused.stdout.contains("INVALID_CODE"), "\(refused.stdout)")
+    try await standIn.admin("reset", [:])
+    let samAgain = try await Self.signUp(standIn, "sam@example.com", "a-long-password")
+    try await standIn.admin("admin", ["localId": samAgain, "emailVerified": true])
+    try await standIn.admin(
+      "config",
+      [
+        "testPhoneNumbers": [
+          "+15555550100": "246810", "+15555550111": "135791", "+15555550122": "224466",
+        ]
+      ])
+    let out = await FlowRun.execute(
+      ["--live", "--config", cfg] + files, environment: environment(standIn))
+    #expect(out.code == 0, "\(out.stdout)\(out.stderr)")
+    #expect(out.stderr.contains("phone-live: 9 requests live"), "\(out.stderr)")
+    #expect(out.stderr.contains("mfa-sms-live: 10 requests live"), "\(out.stderr)")
+    let users = try await standIn.users()
+    let phones = Set(users.compactMap { $0["phoneNumber"] as? String })
+    #expect(phones == ["+15555550100", "+15555550111"], "the owner and the upgraded guest")
+    let samUser = try #require(users.first { $0["localId"] as? String == samAgain })
+    #expect((samUser["mfaInfo"] as? [[String: Any]])?.count == 1, "\(samUser)")
+  }
+
+  /// A password account made on the stand-in as the app would (`accounts:signUp`); its uid.
+  static func signUp(_ standIn: StandIn, _ email: String, _ password: String) async throws
+    -> String
+  {
+    let url = URL(
+      string:
+        "http://\(standIn.hostPort)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-key"
+    )!
+    let body = try JSONSerialization.data(withJSONObject: [
+      "email": email, "password": password, "returnSecureToken": true,
+    ])
+    guard
+      case .success(let r) = await URLSessionTransport().send(
+        HTTPRequest(
+          method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
+      let uid = json["localId"] as? String
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "signUp") }
+    return uid
   }
 
   @Test("a scenario that asks a provider whose configuration cannot be read fails, and says why")

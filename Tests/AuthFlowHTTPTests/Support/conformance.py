@@ -1389,6 +1389,46 @@ def case_phone_mfa_user_number(c):
 # MARK: - Second factors (mfa.spec.ts)
 
 
+@case("Identity Platform, test phone numbers: a number registered for testing answers its fixed "
+      "code, for a sign-in and an SMS second factor alike; the other rules still hold")
+def case_phone_test_numbers(c):
+    for bad in ({"+1555": "123456"}, {"+15555550123": "12345"}, ["+15555550123"],
+                {"+1555555%04d" % i: "123456" for i in range(11)}):
+        status, out = c.raw("/_standin/config", {"testPhoneNumbers": bad}, key=False)
+        check(status == 400 and "testPhoneNumbers" in json.dumps(out), "%s: %s" % (bad, out))
+    c.admin("config", {"testPhoneNumbers": {"+15555550123": "654321", "+15555550124": "121212"}})
+    c.error("sendVerificationCode", {"phoneNumber": "+15555550123"}, "MISSING_APP_CREDENTIAL")
+    session = c.ok("sendVerificationCode", {"phoneNumber": "+15555550123",
+                                            "recaptchaToken": "ok"})["sessionInfo"]
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": "000000"}, "INVALID_CODE")
+    user = c.ok("signInWithPhoneNumber", {"sessionInfo": session, "code": "654321"})
+    check(user["phoneNumber"] == "+15555550123", str(user))
+    c.error("signInWithPhoneNumber", {"sessionInfo": session, "code": "654321"},
+            "INVALID_SESSION_INFO")
+    owner = c.password_user()
+    c.verify_email(owner["idToken"])
+    owner = c.ok("signInWithPassword", {"email": "alice@example.com", "password": "notasecret",
+                                        "returnSecureToken": True})
+    start = c.ok("mfaEnrollment:start", {"idToken": owner["idToken"], "phoneEnrollmentInfo": {
+        "phoneNumber": "+15555550124", "recaptchaToken": "ok"}}, version="v2")
+    c.ok("mfaEnrollment:finalize", {"idToken": owner["idToken"], "phoneVerificationInfo": {
+        "sessionInfo": start["phoneSessionInfo"]["sessionInfo"], "code": "121212"}},
+        version="v2")
+    first = c.ok("signInWithPassword", {"email": "alice@example.com", "password": "notasecret",
+                                        "returnSecureToken": True})
+    start = c.ok("mfaSignIn:start", {"mfaPendingCredential": first["mfaPendingCredential"],
+                                     "mfaEnrollmentId": first["mfaInfo"][0]["mfaEnrollmentId"],
+                                     "phoneSignInInfo": {"recaptchaToken": "ok"}}, version="v2")
+    session = start["phoneResponseInfo"]["sessionInfo"]
+    pending = first["mfaPendingCredential"]
+    c.error("mfaSignIn:finalize", {"mfaPendingCredential": pending, "phoneVerificationInfo": {
+        "sessionInfo": session, "code": "654321"}}, "INVALID_CODE", version="v2")
+    out = c.ok("mfaSignIn:finalize", {"mfaPendingCredential": pending, "phoneVerificationInfo": {
+        "sessionInfo": session, "code": "121212"}}, version="v2")
+    check(claims_of(out["idToken"])["firebase"]["sign_in_second_factor"] == "phone", str(out))
+    check(not [x for x in c.sms_codes() if x["phoneNumber"] == "+15555550124"], "spent")
+
+
 def enroll_phone(c, user, phone="+15555550199"):
     start = c.ok("mfaEnrollment:start", {"idToken": user["idToken"], "phoneEnrollmentInfo": {
         "phoneNumber": phone, "recaptchaToken": "ok"}}, version="v2")

@@ -10,7 +10,7 @@ it follows production (email-enumeration protection: INVALID_LOGIN_CREDENTIALS, 
 reset for an unknown address answered 200). Docs/HTTP.md lists every rule with the test that
 shows it. Standard library only; listens on 127.0.0.1 only.
 
-    python3 firebase_standin.py [--port N] [--exit-with-stdin]
+    python3 firebase_standin.py [--port N] [--exit-with-stdin] [--test-phone-number +1555…=123456]
 
 prints "READY <port>" once it accepts requests. API keys: "test-key" (project demo-authflow)
 and "other-project-key" (project demo-other); any other key is refused as Google does.
@@ -24,7 +24,8 @@ Test-only endpoints (no API key):
                           "revokeSessions"?, "delete"?}   what an admin SDK would do
   POST /_standin/clock   {"advance": seconds}       moves the stand-in's clock forward
   POST /_standin/config  {"emailPrivacy"?, "recentLogin"?, "mfa"?: ["PHONE_SMS", "TOTP"],
-                          "emailLink"?, "allowDuplicateEmails"?}
+                          "emailLink"?, "allowDuplicateEmails"?,
+                          "testPhoneNumbers"?: {"+15555550100": "123456"}}
   POST /_standin/reset                             forgets every user, code, fault and setting
   POST /_standin/customToken {"uid", "claims"?, "project"?, "expiresIn"?, "alg"?}
                          mints a custom token as a backend's service account would
@@ -69,6 +70,10 @@ DEFAULTS = {
     "emailLink": True,               # email-link sign-in enabled
     "allowDuplicateEmails": False,   # one account per email
     "authorizedDomains": ["localhost", "127.0.0.1", "example.com", "authflow.example"],
+    # The console's "Phone numbers for testing" (phone sign-in and SMS second factors alike):
+    # number -> its fixed six-digit code; nothing is texted, and every other rule still holds
+    # (an app proof with each request, the session's expiry, a wrong code refused).
+    "testPhoneNumbers": {},
 }
 CONFIG = dict(DEFAULTS)
 
@@ -1143,7 +1148,8 @@ def app_proof(info, what):
 
 def new_sms(p, phone, purpose, **extra):
     session = "sms-" + new_id(40)
-    code = "".join(RNG.choice(string.digits) for _ in range(6))
+    code = CONFIG["testPhoneNumbers"].get(phone) or "".join(
+        RNG.choice(string.digits) for _ in range(6))
     p.sms[session] = dict(extra, phone=phone, code=code, purpose=purpose, createdAt=now())
     return session
 
@@ -1443,6 +1449,7 @@ def reset_all():
     CONFIG.clear()
     CONFIG.update(DEFAULTS)
     CONFIG["mfa"] = list(DEFAULTS["mfa"])
+    CONFIG["testPhoneNumbers"] = dict(DEFAULTS["testPhoneNumbers"])
     CLOCK["offset"] = 0.0
 
 
@@ -1625,6 +1632,8 @@ class Handler(BaseHTTPRequestHandler):
                 for k, v in body.items():
                     if k not in DEFAULTS:
                         return self.error(400, "unknown setting " + k, "INVALID_ARGUMENT")
+                    if k == "testPhoneNumbers" and test_phone_problem(v):
+                        return self.error(400, test_phone_problem(v), "INVALID_ARGUMENT")
                     CONFIG[k] = v
             elif path == "/_standin/reset":
                 reset_all()
@@ -1635,12 +1644,40 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, {})
 
 
+def test_phone_problem(numbers):
+    """Why a set of test phone numbers is refused (as the console refuses it), or None."""
+    if not isinstance(numbers, dict):
+        return "testPhoneNumbers: an object of E.164 number -> six-digit code"
+    if len(numbers) > 10:
+        return "testPhoneNumbers: at most 10 numbers"
+    for number, code in numbers.items():
+        if not is_phone(number):
+            return "testPhoneNumbers: %r is not an E.164 number" % number
+        if not (isinstance(code, str) and re.fullmatch(r"[0-9]{6}", code)):
+            return "testPhoneNumbers: the code of %s is not six digits" % number
+    return None
+
+
+def test_phone_argument(text):
+    number, _, code = text.partition("=")
+    if test_phone_problem({number: code}):
+        raise argparse.ArgumentTypeError(test_phone_problem({number: code}))
+    return number, code
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--exit-with-stdin", action="store_true",
                         help="exit when standard input closes (the parent has gone)")
+    parser.add_argument("--test-phone-number", type=test_phone_argument, action="append",
+                        default=[], metavar="+15555550100=123456",
+                        help="a test phone number and its fixed code (repeatable, at most 10)")
     args = parser.parse_args()
+    if len(args.test_phone_number) > 10:
+        parser.error("--test-phone-number: at most 10 numbers")
+    DEFAULTS["testPhoneNumbers"] = dict(args.test_phone_number)
+    CONFIG["testPhoneNumbers"] = dict(args.test_phone_number)
     reset_all()
     # A parent process may have blocked these; the stand-in must stop when asked to.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM, signal.SIGINT])
