@@ -28,6 +28,9 @@ public struct AuthError: Error, Hashable, Codable, Sendable, CustomStringConvert
   public static let corruptSession = AuthError(code: "CORRUPT_SESSION")
   /// The provider account is already linked to another Firebase user.
   public static let credentialAlreadyInUse = AuthError(code: "CREDENTIAL_ALREADY_IN_USE")
+  /// The phone number is already another Firebase user's.
+  public static let phoneNumberExists = AuthError(
+    code: "PHONE_NUMBER_EXISTS", message: "the phone number belongs to another account")
 }
 
 /// The classes of error the reducer acts on (see the wire reference, §4).

@@ -20,8 +20,9 @@ public enum AuthState: Hashable, Codable, Sendable {
   /// Another provider's credential is in hand and `signInWithIdp` is in flight.
   case providerAuthenticated(
     purpose: ProviderPurpose, request: RequestID, credential: IdPCredential, user: SignedInUser?)
-  /// The anonymous user's provider account belongs to another user; waiting for the app.
-  case migrationRequired(credential: IdPCredential, email: String?, user: SignedInUser)
+  /// The anonymous user's provider account (or phone number) belongs to another user; waiting
+  /// for the app. `proof` signs in to that user.
+  case migrationRequired(proof: OwnerProof, email: String?, user: SignedInUser)
   /// Signing in to the existing account (asking the provider again first, when its answer
   /// cannot be retried); the anonymous account is kept until this succeeds.
   case migrating(migration: Migration, user: SignedInUser)
@@ -139,7 +140,7 @@ extension AuthState {
         : .providerAuthenticated(
           purpose: f.purpose, request: f.request, credential: credential, user: user)
     case .migrationRequired(let o):
-      self = .migrationRequired(credential: o.credential, email: o.email, user: user ?? .missing)
+      self = .migrationRequired(proof: o.proof, email: o.email, user: user ?? .missing)
     case .migrating(let m): self = .migrating(migration: m, user: user ?? .missing)
     case .reauthenticationRequired(let op):
       self = .reauthenticationRequired(operation: op, user: user ?? .missing)
@@ -216,7 +217,7 @@ extension AuthState {
           ProviderFlow(provider: c.provider, purpose: purpose, request: r, credential: c)), u
       )
     case .migrationRequired(let c, let e, let u):
-      (.migrationRequired(MigrationOffer(credential: c, email: e)), u)
+      (.migrationRequired(MigrationOffer(proof: c, email: e)), u)
     case .migrating(let m, let u): (.migrating(m), u)
     case .reauthenticationRequired(let op, let u): (.reauthenticationRequired(operation: op), u)
     case .deletingAccount(let d, let u): (.deletingAccount(d), u)

@@ -9,6 +9,9 @@ extension ProviderID {
   public static let apple: ProviderID = "apple.com"
   /// GitHub (an access token, from the app's own consent step).
   public static let github: ProviderID = "github.com"
+  /// Firebase's phone-number provider: not a provider with a consent step (a texted code signs
+  /// in), named where a phone number's account is meant.
+  public static let phone: ProviderID = "phone"
 
   /// Whether this provider keeps its own names in scenario files and states
   /// (`signInWithGoogleTapped`, `linkGoogleTapped`, `authorizeWithGoogle`,

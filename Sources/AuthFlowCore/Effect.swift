@@ -87,6 +87,7 @@ extension Effect {
     case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
     case startTotpEnrollment, finalizeTotpEnrollment, withdrawSecondFactor
     case startPhoneEnrollment, finalizePhoneEnrollment, sendVerificationCode, signInWithPhoneNumber
+    case signInWithTemporaryProof
     case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
 
     /// Whether this is a provider's consent step.
@@ -103,7 +104,7 @@ extension Effect {
         .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
         .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor,
         .startPhoneEnrollment, .finalizePhoneEnrollment, .sendVerificationCode,
-        .signInWithPhoneNumber:
+        .signInWithPhoneNumber, .signInWithTemporaryProof:
         true
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
@@ -192,6 +193,7 @@ extension Request {
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     case .sendVerificationCode: .sendVerificationCode
     case .signInWithPhoneNumber: .signInWithPhoneNumber
+    case .signInWithTemporaryProof: .signInWithTemporaryProof
     }
   }
 
@@ -284,6 +286,7 @@ extension Effect: Codable {
     case sendVerificationCode(requestId: RequestID, phoneNumber: String, appVerification: String?)
     case signInWithPhoneNumber(
       requestId: RequestID, sessionInfo: String, verificationCode: String, linkTo: String?)
+    case signInWithTemporaryProof(requestId: RequestID, phoneNumber: String, temporaryProof: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -360,6 +363,9 @@ extension Effect: Codable {
     case .signInWithPhoneNumber(let id, let i, let c, let l):
       self = .request(
         id, .signInWithPhoneNumber(sessionInfo: i, verificationCode: c, linkTo: l))
+    case .signInWithTemporaryProof(let id, let p, let t):
+      self = .request(
+        id, .signInWithTemporaryProof(PhoneProof(phoneNumber: p, temporaryProof: t)))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -425,6 +431,9 @@ extension Effect: Codable {
       case .signInWithPhoneNumber(let i, let c, let l):
         wire = .signInWithPhoneNumber(
           requestId: id, sessionInfo: i, verificationCode: c, linkTo: l)
+      case .signInWithTemporaryProof(let p):
+        wire = .signInWithTemporaryProof(
+          requestId: id, phoneNumber: p.phoneNumber, temporaryProof: p.temporaryProof)
       case .withdrawSecondFactor(let t, let f):
         wire = .withdrawSecondFactor(requestId: id, idToken: t, factor: f)
       case .startPhoneEnrollment(let t, let p, let v):

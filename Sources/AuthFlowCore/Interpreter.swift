@@ -93,7 +93,10 @@ public protocol AuthInterpreter: Sendable {
   /// `accounts:signInWithPhoneNumber` with the code texted for `sessionInfo`; `linkTo` adds the
   /// number to that user's account.
   func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> SessionAnswer
+    async -> PhoneSignInAnswer
+  /// `accounts:signInWithPhoneNumber` with Firebase's temporary proof for a number that is
+  /// another account's: signs in to that account.
+  func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer
 
   /// Signs out of a provider's SDK (the `signOutProvider` effect); with `revoke` (the account
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
@@ -182,6 +185,8 @@ extension AuthInterpreter {
       .signInWithPhoneNumber(
         id,
         await signInWithPhoneNumber(sessionInfo: info, verificationCode: code, linkTo: linkTo))
+    case .signInWithTemporaryProof(let proof):
+      .signInWithTemporaryProof(id, await signInWithTemporaryProof(proof))
     case .finalizePhoneEnrollment(let token, let info, let code, let name):
       .finalizePhoneEnrollment(
         id,

@@ -939,6 +939,34 @@ enum Promises {
         out.append(
           Violation(.phoneSignInOutcome, "the phone sign-in's session was not taken and stored"))
       }
+    case .phoneNumberInUse(let number, let proof):
+      // The user stays as they were; a guest is offered the number's owner with Firebase's
+      // proof (by the migration policy), anyone else is told.
+      if after.user != before.user {
+        out.append(
+          Violation(.phoneSignInOutcome, "another account's number changed the user at once"))
+      }
+      let given = OwnerProof.phoneNumber(PhoneProof(phoneNumber: number, temporaryProof: proof))
+      let offered: Bool
+      switch after.phase {
+      case .migrationRequired(let o): offered = o.proof == given
+      case .migrating(let m): offered = m.proof == given
+      default: offered = false
+      }
+      let told = effects.contains(.notify(notification: .error(error: .phoneNumberExists)))
+      if before.user?.session.anonymous == true {
+        if !offered && !(told && after.phase == .resting) {
+          out.append(
+            Violation(
+              .phoneSignInOutcome,
+              "a guest meeting another account's number was neither offered its owner nor told"))
+        }
+      } else if offered || after.phase != .resting || (before.user != nil && !told) {
+        out.append(
+          Violation(
+            .phoneSignInOutcome,
+            "another account's number was not refused at rest (\(after.stateName))"))
+      }
     case .requestFailed(let error):
       if error.kind == .sessionDead, before.user != nil { return }  // `sessionDeadEnds` judges it.
       let kept: Bool
@@ -1556,6 +1584,32 @@ enum Promises {
       for c in sent where c.rawNonce != nil {
         out.append(Violation(.conflictRetry, "the conflict's retry carries a nonce"))
       }
+    }
+    // A phone number's conflict: the migration signs in with Firebase's proof for the number,
+    // once, when it starts, and with nothing else.
+    var phoneConflict: PhoneProof?
+    if case .migrationRequired(let offer) = before.phase,
+      case .intent(.migrationDecided(let choice)) = event, choice != .stayAnonymous,
+      case .phoneNumber(let p) = offer.proof
+    {
+      phoneConflict = p
+    }
+    if case .answer(.signInWithPhoneNumber(_, .phoneNumberInUse(let number, let proof))) = event,
+      case .migrating = after.phase, !isMigrating(before)
+    {
+      phoneConflict = PhoneProof(phoneNumber: number, temporaryProof: proof)
+    }
+    let proofsSent = effects.compactMap { e -> PhoneProof? in
+      if case .request(_, .signInWithTemporaryProof(let p)) = e { return p }
+      return nil
+    }
+    if let phoneConflict, proofsSent != [phoneConflict] || !sent.isEmpty || asked {
+      out.append(
+        Violation(
+          .conflictRetry, "the phone number's migration did not sign in with Firebase's proof"))
+    } else if phoneConflict == nil, !proofsSent.isEmpty {
+      out.append(
+        Violation(.conflictRetry, "a phone number's proof was sent outside a migration's start"))
     }
     // Asked again within a migration: at most once, and remembered.
     if case .migrating(let m) = before.phase, asked {

@@ -207,7 +207,8 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .earlyTimerRearmed: "an early timer is armed again, never dropped"
     case .olderWriteIgnored: "an older write never replaces newer tokens"
     case .migrationFailureKeepsAnonymous: "a failed migration sign-in keeps the anonymous user"
-    case .conflictRetry: "a conflict is retried with its own credential, reauthorized at most once"
+    case .conflictRetry:
+      "a conflict is retried with its own credential (a phone number's with its proof), reauthorized at most once"
     case .nameKept: "a provider's name is sent as given and kept"
     case .reloadTakesTheProfile: "a reload takes only the server's profile, written once"
     case .actionCodeKeepsSession: "an action code never ends the session and verifies only its own"
@@ -234,7 +235,7 @@ public enum Invariant: String, Hashable, Sendable, CaseIterable, CustomStringCon
     case .phoneEnrollmentOutcome:
       "a phone enrolment waits for the texted code until enrolled or ended, and stores the tokens it gets"
     case .phoneSignInOutcome:
-      "a phone code is checked once, as the app gave it, for the user before; a wrong one keeps the texted session"
+      "a phone code is checked once, as the app gave it, for the user before; a wrong one keeps the texted session; another account's number leaves the user as they were"
     }
   }
 

@@ -543,6 +543,36 @@ extension PhoneCodeAnswer: RequestOutcome {
   public static func failure(_ error: AuthError) -> Self { .requestFailed(error: error) }
 }
 
+extension PhoneSignInAnswer: RequestOutcome {
+  public var name: String {
+    switch self {
+    case .signedIn: "signedIn"
+    case .phoneNumberInUse: "phoneNumberInUse"
+    case .requestFailed: "requestFailed"
+    }
+  }
+
+  public var error: AuthError? {
+    if case .requestFailed(let e) = self { return e }
+    return nil
+  }
+
+  public static func failure(_ error: AuthError) -> Self { .requestFailed(error: error) }
+
+  public var signedInSession: Session? {
+    if case .signedIn(let s) = self { return s }
+    return nil
+  }
+
+  public func mapping(
+    session: (Session) -> Session, tokens: (Tokens) -> Tokens,
+    credential: (IdPCredential) -> IdPCredential
+  ) -> Self {
+    if case .signedIn(let s) = self { return .signedIn(session: session(s)) }
+    return self
+  }
+}
+
 extension PhoneEnrollmentAnswer: RequestOutcome {
   public var name: String {
     switch self {

@@ -207,36 +207,89 @@ public struct ProviderFlow: Hashable, Sendable {
   public var credential: IdPCredential?
 }
 
+/// What signs in to the account that has what a guest tried to add: the conflict's provider
+/// credential, or Firebase's temporary proof for a phone number that is another account's.
+public enum OwnerProof: Hashable, Codable, Sendable {
+  /// A provider's credential (`signInWithIdp`).
+  case credential(IdPCredential)
+  /// A phone number's temporary proof (`signInWithTemporaryProof`).
+  case phoneNumber(PhoneProof)
+
+  /// The provider whose account has the owner (`phone` for a number).
+  public var provider: ProviderID {
+    switch self {
+    case .credential(let c): c.provider
+    case .phoneNumber: .phone
+    }
+  }
+
+  /// The provider credential, if it is one.
+  public var credential: IdPCredential? {
+    if case .credential(let c) = self { return c }
+    return nil
+  }
+}
+
 /// `migrationRequired`: what the app decides about.
 public struct MigrationOffer: Hashable, Sendable {
-  /// The updated credential that signs in to the account's owner.
-  public var credential: IdPCredential
+  /// What signs in to the account's owner: the conflict's updated credential, or a phone
+  /// number's temporary proof.
+  public var proof: OwnerProof
   /// The owner's email, when the server said.
   public var email: String?
+
+  public init(proof: OwnerProof, email: String? = nil) {
+    self.proof = proof
+    self.email = email
+  }
+
+  /// An offer to sign in with a provider's credential.
+  public init(credential: IdPCredential, email: String? = nil) {
+    self.init(proof: .credential(credential), email: email)
+  }
+
+  /// The provider credential that signs in to the owner, if the conflict was a provider's.
+  public var credential: IdPCredential? { proof.credential }
 }
 
 /// `migrating`: the sign-in to the owner of the conflicting account.
 public struct Migration: Hashable, Codable, Sendable {
   /// What the app chose.
   public var choice: MigrationChoice
-  /// The request in flight: `signInWithIdp`, or `authorize` while `credential` is nil.
+  /// The request in flight: `signInWithIdp` or `signInWithTemporaryProof`, or `authorize`
+  /// while `proof` is nil.
   public var request: RequestID
-  /// The credential the sign-in sends; `nil` while the provider is asked for a fresh one.
-  public var credential: IdPCredential?
-  /// The provider whose account has the owner.
+  /// What the sign-in sends; `nil` while the provider is asked for a fresh credential.
+  public var proof: OwnerProof?
+  /// The provider whose account has the owner (`phone` for a number).
   public var provider: ProviderID
   /// Whether the provider was already asked again once (it is never asked twice).
   public var reauthorized: Bool
 
   public init(
-    choice: MigrationChoice, request: RequestID, credential: IdPCredential?, provider: ProviderID,
+    choice: MigrationChoice, request: RequestID, proof: OwnerProof?, provider: ProviderID,
     reauthorized: Bool = false
   ) {
     self.choice = choice
     self.request = request
-    self.credential = credential
+    self.proof = proof
     self.provider = provider
     self.reauthorized = reauthorized
+  }
+
+  public init(
+    choice: MigrationChoice, request: RequestID, credential: IdPCredential?, provider: ProviderID,
+    reauthorized: Bool = false
+  ) {
+    self.init(
+      choice: choice, request: request, proof: credential.map { .credential($0) },
+      provider: provider, reauthorized: reauthorized)
+  }
+
+  /// The provider credential the sign-in sends, if it is one.
+  public var credential: IdPCredential? {
+    get { proof?.credential }
+    set { proof = newValue.map { .credential($0) } }
   }
 }
 

@@ -50,7 +50,7 @@ extension AuthMachine {
       phase = .emailFlow(EmailFlow(kind: .passwordReset, request: r, email: email))
     case .migrationDecided(let choice):
       guard case .migrationRequired(let offer) = phase else { return }
-      decideMigration(choice, credential: offer.credential, fx: &fx)
+      decideMigration(choice, proof: offer.proof, fx: &fx)
     case .migrationFinished:
       guard let cleanup = user?.session.pendingCleanup, !cleanup.dataMoved else { return }
       user?.session.pendingCleanup?.dataMoved = true
@@ -352,13 +352,16 @@ extension AuthMachine {
   }
 
   /// Starts the sign-in to the existing account, or stays anonymous.
-  mutating func decideMigration(
-    _ choice: MigrationChoice, credential: IdPCredential, fx: inout [Effect]
-  ) {
-    switch choice {
-    case .stayAnonymous:
+  mutating func decideMigration(_ choice: MigrationChoice, proof: OwnerProof, fx: inout [Effect]) {
+    switch (choice, proof) {
+    case (.stayAnonymous, _):
       phase = .resting
-    case .merge, .switchWithoutData:
+    case (.merge, .phoneNumber(let p)), (.switchWithoutData, .phoneNumber(let p)):
+      // The number's owner signs in with Firebase's proof; no provider to ask again.
+      let r = send(.signInWithTemporaryProof(p), &fx)
+      phase = .migrating(
+        Migration(choice: choice, request: r, proof: proof, provider: proof.provider))
+    case (.merge, .credential(let credential)), (.switchWithoutData, .credential(let credential)):
       // The anonymous account is kept until this sign-in succeeds.
       let provider = credential.provider
       if !credential.hasToken, policy.providers[provider].afterLinkConflict == .retryThenReauthorize

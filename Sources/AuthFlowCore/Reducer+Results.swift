@@ -95,7 +95,7 @@ extension AuthMachine {
       switch phase {
       case .providerFlow(let flow) where flow.request == id && flow.credential == nil:
         providerAnswered(a, flow: flow, fx: &fx)
-      case .migrating(let m) where m.request == id && m.credential == nil:
+      case .migrating(let m) where m.request == id && m.proof == nil:
         migrationAuthorized(a, migration: m, fx: &fx)
       case .deletingAccount(let d) where d.request == id:
         guard case .authorizing(let provider) = d.step else { return }
@@ -236,6 +236,17 @@ extension AuthMachine {
       flow.request = nil
       switch a {
       case .signedIn(let session): signedIn(.success(session), now: now, fx: &fx)
+      case .phoneNumberInUse(let number, let proof):
+        // The code is spent either way. A guest may sign in to the number's owner instead, as
+        // after a provider's conflict; anyone else is told.
+        guard let user, user.session.anonymous else {
+          return fail(
+            user == nil ? .unexpectedResponse : .phoneNumberExists, origin: .resting,
+            sensitive: nil, fx: &fx)
+        }
+        guestConflict(
+          .phoneNumber(PhoneProof(phoneNumber: number, temporaryProof: proof)), email: nil,
+          refused: .phoneNumberExists, origin: .resting, fx: &fx)
       case .requestFailed(let error):
         // A wrong code keeps the texted session for another; one that ended it (expired, used)
         // asks for a new text.
@@ -250,6 +261,33 @@ extension AuthMachine {
     case .finalizePhoneEnrollment(let id, let a):
       guard case .phoneEnrollment(var enrollment) = phase, enrollment.request == id else { return }
       phoneEnrollmentAnswered(a, enrollment: &enrollment, now: now, fx: &fx)
+    case .signInWithTemporaryProof(let id, let a):
+      guard case .migrating(let m) = phase, m.request == id, case .phoneNumber? = m.proof else {
+        return
+      }
+      switch a {
+      case .signedIn(let owner): migrated(to: owner, choice: m.choice, now: now, fx: &fx)
+      case .requestFailed(let error):
+        // The proof was refused (expired, used) or not delivered: the guest stays, with
+        // nothing deleted.
+        phase = .resting
+        Self.report(error, &fx)
+      }
+    }
+  }
+
+  /// What another account's conflict does to a guest, by the app's migration policy: ask, go
+  /// ahead with a merge or a switch, or stay the guest and be told (`refused`).
+  mutating func guestConflict(
+    _ proof: OwnerProof, email: String?, refused: AuthError, origin: Phase, fx: inout [Effect]
+  ) {
+    switch policy.migration {
+    case .ask: phase = .migrationRequired(MigrationOffer(proof: proof, email: email))
+    case .merge: decideMigration(.merge, proof: proof, fx: &fx)
+    case .switchWithoutData: decideMigration(.switchWithoutData, proof: proof, fx: &fx)
+    case .stayAnonymous:
+      phase = origin
+      Self.report(refused, &fx)
     }
   }
 
@@ -471,15 +509,9 @@ extension AuthMachine {
         phase = origin
         return Self.report(.credentialAlreadyInUse, &fx)
       }
-      switch policy.migration {
-      case .ask:
-        phase = .migrationRequired(MigrationOffer(credential: conflict, email: email))
-      case .merge: decideMigration(.merge, credential: conflict, fx: &fx)
-      case .switchWithoutData: decideMigration(.switchWithoutData, credential: conflict, fx: &fx)
-      case .stayAnonymous:
-        phase = origin
-        Self.report(.credentialAlreadyInUse, &fx)
-      }
+      guestConflict(
+        .credential(conflict), email: email, refused: .credentialAlreadyInUse, origin: origin,
+        fx: &fx)
     case .requestFailed(let error):
       let sensitive: SensitiveOperation? =
         flow.purpose == .link ? .link(credential: credential) : nil

@@ -91,6 +91,9 @@ public enum Request: Hashable, Sendable {
   /// texted for; `linkTo` (the signed-in user's ID token) adds the number to that account.
   indirect case signInWithPhoneNumber(
     sessionInfo: String, verificationCode: String, linkTo: String?)
+  /// Firebase `accounts:signInWithPhoneNumber` with the `temporaryProof` Firebase gave for a
+  /// phone number that is another account's: signs in to that account (a guest's migration).
+  case signInWithTemporaryProof(PhoneProof)
   /// Firebase `mfaEnrollment:withdraw` (v2): remove the second factor whose enrolment id is
   /// `factor` from the account of `idToken`.
   case withdrawSecondFactor(idToken: String, factor: String)
@@ -127,6 +130,7 @@ public enum Request: Hashable, Sendable {
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     case .sendVerificationCode: .sendVerificationCode
     case .signInWithPhoneNumber: .signInWithPhoneNumber
+    case .signInWithTemporaryProof: .signInWithTemporaryProof
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -152,7 +156,7 @@ extension Request {
     case .signUpAnonymously, .authorize, .signInWithPassword, .sendPasswordReset,
       .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
       .sendSignInLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
-      .sendVerificationCode:
+      .sendVerificationCode, .signInWithTemporaryProof:
       nil
     }
   }
@@ -177,7 +181,8 @@ extension Request {
       .sendEmailChangeVerification, .updateProfile, .sendSignInLink, .signInWithEmailLink,
       .startSecondFactorSignIn, .finalizeSecondFactorSignIn, .startTotpEnrollment,
       .finalizeTotpEnrollment, .startPhoneEnrollment, .finalizePhoneEnrollment,
-      .withdrawSecondFactor, .sendVerificationCode, .signInWithPhoneNumber:
+      .withdrawSecondFactor, .sendVerificationCode, .signInWithPhoneNumber,
+      .signInWithTemporaryProof:
       nil
     }
   }
@@ -209,7 +214,7 @@ extension RequestKind {
       .sendSignInLink, .signInWithEmailLink, .startSecondFactorSignIn,
       .finalizeSecondFactorSignIn, .startTotpEnrollment, .finalizeTotpEnrollment,
       .startPhoneEnrollment, .finalizePhoneEnrollment, .withdrawSecondFactor,
-      .sendVerificationCode, .signInWithPhoneNumber:
+      .sendVerificationCode, .signInWithPhoneNumber, .signInWithTemporaryProof:
       .firebase
     }
   }
@@ -226,7 +231,7 @@ public enum RequestKind: String, Hashable, Sendable, CaseIterable {
   case updateProfile, sendSignInLink, signInWithEmailLink, startSecondFactorSignIn
   case finalizeSecondFactorSignIn, startTotpEnrollment, finalizeTotpEnrollment
   case withdrawSecondFactor, startPhoneEnrollment, finalizePhoneEnrollment
-  case sendVerificationCode, signInWithPhoneNumber
+  case sendVerificationCode, signInWithPhoneNumber, signInWithTemporaryProof
 }
 
 /// Fresh tokens from the server, their expiry an instant (stamped once, where the answer
@@ -618,6 +623,31 @@ public enum PhoneCodeAnswer: Hashable, Codable, Sendable {
   case requestFailed(error: AuthError)
 }
 
+/// Firebase's proof that whoever asked owns `phoneNumber`, which is another account's: it signs
+/// in to that account once (`signInWithTemporaryProof`), as a guest's migration does.
+public struct PhoneProof: Hashable, Codable, Sendable {
+  /// The number, in E.164.
+  public var phoneNumber: String
+  /// The proof (a secret).
+  public var temporaryProof: String
+
+  public init(phoneNumber: String, temporaryProof: String) {
+    self.phoneNumber = phoneNumber
+    self.temporaryProof = temporaryProof
+  }
+}
+
+/// The answer to `signInWithPhoneNumber`.
+public enum PhoneSignInAnswer: Hashable, Codable, Sendable {
+  /// Firebase signed the number's account in, upgraded the guest, or added the number.
+  case signedIn(session: Session)
+  /// The code was right but the number is another account's (the answer to a guest's or a
+  /// permanent account's request): Firebase's temporary proof signs in to that account.
+  case phoneNumberInUse(phoneNumber: String, temporaryProof: String)
+  /// The request failed (`INVALID_CODE`, `SESSION_EXPIRED`, ...).
+  case requestFailed(error: AuthError)
+}
+
 /// The answer to `finalizePhoneEnrollment`.
 public enum PhoneEnrollmentAnswer: Hashable, Sendable {
   /// Enrolled: Firebase answers with new tokens for the session (its other sessions may end).
@@ -660,7 +690,8 @@ public enum Answer: Hashable, Sendable {
   case startPhoneEnrollment(RequestID, SecondFactorCodeAnswer)
   case finalizePhoneEnrollment(RequestID, PhoneEnrollmentAnswer)
   case sendVerificationCode(RequestID, PhoneCodeAnswer)
-  case signInWithPhoneNumber(RequestID, SessionAnswer)
+  case signInWithPhoneNumber(RequestID, PhoneSignInAnswer)
+  case signInWithTemporaryProof(RequestID, SessionAnswer)
 
   /// The failure of a request of `kind` (`providerFailed` for a consent step).
   public static func failed(_ kind: RequestKind, _ id: RequestID, _ e: AuthError) -> Answer {
@@ -696,6 +727,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment(id, .failure(e))
     case .sendVerificationCode: .sendVerificationCode(id, .failure(e))
     case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .failure(e))
+    case .signInWithTemporaryProof: .signInWithTemporaryProof(id, .failure(e))
     }
   }
 
@@ -714,7 +746,7 @@ public enum Answer: Hashable, Sendable {
       .startTotpEnrollment(let id, _), .finalizeTotpEnrollment(let id, _),
       .withdrawSecondFactor(let id, _), .startPhoneEnrollment(let id, _),
       .finalizePhoneEnrollment(let id, _), .sendVerificationCode(let id, _),
-      .signInWithPhoneNumber(let id, _):
+      .signInWithPhoneNumber(let id, _), .signInWithTemporaryProof(let id, _):
       id
     }
   }
@@ -755,6 +787,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizePhoneEnrollment: .finalizePhoneEnrollment
     case .sendVerificationCode: .sendVerificationCode
     case .signInWithPhoneNumber: .signInWithPhoneNumber
+    case .signInWithTemporaryProof: .signInWithTemporaryProof
     case .withdrawSecondFactor: .withdrawSecondFactor
     }
   }
@@ -824,6 +857,7 @@ public enum Answer: Hashable, Sendable {
     case .finalizePhoneEnrollment(_, let a): q.ask(a)
     case .sendVerificationCode(_, let a): q.ask(a)
     case .signInWithPhoneNumber(_, let a): q.ask(a)
+    case .signInWithTemporaryProof(_, let a): q.ask(a)
     }
   }
 
@@ -864,6 +898,8 @@ public enum Answer: Hashable, Sendable {
     case .finalizePhoneEnrollment(let id, let a): .finalizePhoneEnrollment(newID ?? id, c.change(a))
     case .sendVerificationCode(let id, let a): .sendVerificationCode(newID ?? id, c.change(a))
     case .signInWithPhoneNumber(let id, let a): .signInWithPhoneNumber(newID ?? id, c.change(a))
+    case .signInWithTemporaryProof(let id, let a):
+      .signInWithTemporaryProof(newID ?? id, c.change(a))
     }
   }
 
@@ -977,7 +1013,9 @@ extension Answer: Codable {
     case .finalizePhoneEnrollment:
       self = .finalizePhoneEnrollment(id, try a(PhoneEnrollmentAnswer.self))
     case .sendVerificationCode: self = .sendVerificationCode(id, try a(PhoneCodeAnswer.self))
-    case .signInWithPhoneNumber: self = .signInWithPhoneNumber(id, try a(SessionAnswer.self))
+    case .signInWithPhoneNumber: self = .signInWithPhoneNumber(id, try a(PhoneSignInAnswer.self))
+    case .signInWithTemporaryProof:
+      self = .signInWithTemporaryProof(id, try a(SessionAnswer.self))
     }
   }
 

@@ -320,20 +320,39 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:signInWithPhoneNumber` with the texted code; `linkTo` adds the number to that
   /// user's account. A number that belongs to another account is answered HTTP 200 with a
-  /// `temporaryProof` and no tokens: AuthFlow reports it as `PHONE_NUMBER_EXISTS` (the proof,
-  /// which could sign in to that account, is not used yet).
+  /// `temporaryProof` and no tokens (the code is spent): `phoneNumberInUse` with the proof,
+  /// which signs in to that account once (`signInWithTemporaryProof`).
   public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> SessionAnswer
+    async -> PhoneSignInAnswer
   {
     var body: [String: Any] = ["sessionInfo": sessionInfo, "code": verificationCode]
     if let linkTo { body["idToken"] = linkTo }
     let result = await call("signInWithPhoneNumber", body)
     if case .success(let json) = result, json["temporaryProof"] != nil, json["idToken"] == nil {
-      return .requestFailed(
-        error: AuthError(
-          code: "PHONE_NUMBER_EXISTS", message: "the phone number belongs to another account"))
+      guard let proof = Self.nonEmpty(json["temporaryProof"]),
+        let number = Self.nonEmpty(json["phoneNumber"])
+      else {
+        return .requestFailed(
+          error: AuthError(
+            code: "UNEXPECTED_RESPONSE",
+            message: "signInWithPhoneNumber: a temporary proof without its phone number"))
+      }
+      return .phoneNumberInUse(phoneNumber: number, temporaryProof: proof)
     }
-    return SessionAnswer(await session(from: result, anonymous: false))
+    switch SessionAnswer(await session(from: result, anonymous: false)) {
+    case .signedIn(let s): return .signedIn(session: s)
+    case .requestFailed(let e): return .requestFailed(error: e)
+    }
+  }
+
+  /// `accounts:signInWithPhoneNumber` with the temporary proof of a number that is another
+  /// account's, and no ID token: signs in to that account.
+  public func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
+    let body: [String: Any] = [
+      "temporaryProof": proof.temporaryProof, "phoneNumber": proof.phoneNumber,
+    ]
+    return SessionAnswer(
+      await session(from: await call("signInWithPhoneNumber", body), anonymous: false))
   }
 
   /// The tokens of an answer that has no `localId` and may have no `expiresIn` (the v2

@@ -110,10 +110,14 @@ public struct HTTPInterpreter: AuthInterpreter {
   }
 
   public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> SessionAnswer
+    async -> PhoneSignInAnswer
   {
     await firebase.signInWithPhoneNumber(
       sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo)
+  }
+
+  public func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
+    await firebase.signInWithTemporaryProof(proof)
   }
 
   public func withdrawSecondFactor(idToken: String, factor: String) async

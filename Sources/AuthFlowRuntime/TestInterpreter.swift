@@ -18,7 +18,7 @@ import AuthFlowCore
 /// `sendSignInLink`, `signInWithEmailLink`, `startSecondFactorSignIn`,
 /// `finalizeSecondFactorSignIn`, `startTotpEnrollment`, `finalizeTotpEnrollment`,
 /// `withdrawSecondFactor`, `startPhoneEnrollment`, `finalizePhoneEnrollment`,
-/// `sendVerificationCode`, `signInWithPhoneNumber`) takes only its own answer
+/// `sendVerificationCode`, `signInWithPhoneNumber`, `signInWithTemporaryProof`) takes only its own answer
 /// type, so an answer of the wrong shape does not compile. A request with nothing queued and no
 /// closure is answered `requestFailed(NOT_SCRIPTED)` (`providerFailed` for a consent step),
 /// naming the request, so a missing answer shows up as an error notification rather than a
@@ -271,12 +271,16 @@ public actor TestInterpreter: AuthInterpreter {
   }
 
   public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> SessionAnswer
+    async -> PhoneSignInAnswer
   {
     await next(
       .signInWithPhoneNumber(
         sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo)
     ) { .requestFailed(error: $0) }
+  }
+
+  public func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
+    await next(.signInWithTemporaryProof(proof)) { .requestFailed(error: $0) }
   }
 
   public func signOut(of provider: ProviderID, revoke: Bool) async {
@@ -292,6 +296,11 @@ extension TestInterpreter.Queue where Answer == SessionAnswer {
   public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
   /// `finalizeSecondFactorSignIn`.
   public static var finalizeSecondFactorSignIn: Self { Self(kind: .finalizeSecondFactorSignIn) }
+  /// `signInWithTemporaryProof`.
+  public static var signInWithTemporaryProof: Self { Self(kind: .signInWithTemporaryProof) }
+}
+
+extension TestInterpreter.Queue where Answer == PhoneSignInAnswer {
   /// `signInWithPhoneNumber`.
   public static var signInWithPhoneNumber: Self { Self(kind: .signInWithPhoneNumber) }
 }

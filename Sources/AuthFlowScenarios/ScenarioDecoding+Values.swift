@@ -157,7 +157,8 @@ extension JSONReader {
     case (.signUpAnonymously, .signedIn), (.signUpWithPassword, .signedIn),
       (.signInWithPassword, .signedIn), (.signInWithIdp, .signedIn),
       (.signInWithCustomToken, .signedIn), (.signInWithEmailLink, .signedIn),
-      (.finalizeSecondFactorSignIn, .signedIn), (.signInWithPhoneNumber, .signedIn):
+      (.finalizeSecondFactorSignIn, .signedIn), (.signInWithPhoneNumber, .signedIn),
+      (.signInWithTemporaryProof, .signedIn):
       let (session, relative) = try self.session(f["session"] ?? .null, join(p, "session"))
       let answer: Answer =
         switch kind {
@@ -169,6 +170,8 @@ extension JSONReader {
         case .finalizeSecondFactorSignIn:
           .finalizeSecondFactorSignIn(id, .signedIn(session: session))
         case .signInWithPhoneNumber: .signInWithPhoneNumber(id, .signedIn(session: session))
+        case .signInWithTemporaryProof:
+          .signInWithTemporaryProof(id, .signedIn(session: session))
         default: .signInWithIdp(id, .signedIn(session: session))
         }
       return ResultTemplate(answer, relativeExpiry: relative)
@@ -199,6 +202,13 @@ extension JSONReader {
         .sendVerificationCode(
           id,
           .verificationCodeSent(sessionInfo: try string(f["sessionInfo"], join(p, "sessionInfo")))))
+    case (.signInWithPhoneNumber, .phoneNumberInUse):
+      return ResultTemplate(
+        .signInWithPhoneNumber(
+          id,
+          .phoneNumberInUse(
+            phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
+            temporaryProof: try string(f["temporaryProof"], join(p, "temporaryProof")))))
     case (.startPhoneEnrollment, .secondFactorCodeSent):
       return ResultTemplate(
         .startPhoneEnrollment(

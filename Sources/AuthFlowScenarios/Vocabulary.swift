@@ -27,6 +27,7 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
   case actionCodeChecked, passwordResetConfirmed, passwordChanged, profileUpdated, signInLinkSent
   case secondFactorRequired, secondFactorCodeSent, accountExistsWithDifferentCredential
   case totpSecretIssued, totpEnrolled, secondFactorWithdrawn, phoneEnrolled, verificationCodeSent
+  case phoneNumberInUse
 }
 
 /// The vocabulary a scenario file may use. Names come from the core's kind enums (one list
@@ -126,6 +127,7 @@ public enum Vocabulary {
         .optional("email", string),
       ]
     case .secondFactorCodeSent, .verificationCodeSent: [FieldSpec("sessionInfo", string)]
+    case .phoneNumberInUse: [FieldSpec("phoneNumber", string), FieldSpec("temporaryProof", string)]
     case .accountExistsWithDifferentCredential:
       [
         .optional("email", string),
@@ -202,6 +204,7 @@ public enum Vocabulary {
     case .startPhoneEnrollment: ["requestId", "idToken", "phoneNumber", "appVerification"]
     case .sendVerificationCode: ["requestId", "phoneNumber", "appVerification"]
     case .signInWithPhoneNumber: ["requestId", "sessionInfo", "verificationCode", "linkTo"]
+    case .signInWithTemporaryProof: ["requestId", "phoneNumber", "temporaryProof"]
     case .signOutProvider: ["provider", "revoke"]
     case .scheduleTimer: ["timer", "at"]
     case .cancelTimer: ["timer"]
@@ -342,6 +345,8 @@ public enum Vocabulary {
       "a code was texted to the number; `sessionInfo` (a secret) signs in with it"
     case .phoneEnrolled:
       "the phone number is enrolled: new tokens for the session, as for `tokenRefreshed` (Firebase may end its other sessions)"
+    case .phoneNumberInUse:
+      "the code was right (and is spent) but the number is another account's: Firebase's `temporaryProof` (a secret) signs in to it; a guest is offered the migration, anyone else is told `PHONE_NUMBER_EXISTS`"
     case .passwordChanged:
       "the password is the new one; `session` holds the new tokens Firebase answered with (its other sessions end)"
     }
@@ -396,6 +401,8 @@ public enum Vocabulary {
       "Firebase `accounts:sendVerificationCode {phoneNumber, recaptchaToken}`: text a code to the number"
     case .signInWithPhoneNumber:
       "Firebase `accounts:signInWithPhoneNumber {sessionInfo, code}`; `linkTo` is the signed-in user's ID token, whose account gets the number"
+    case .signInWithTemporaryProof:
+      "Firebase `accounts:signInWithPhoneNumber {temporaryProof, phoneNumber}`: a guest's migration signs in to the number's owner"
     case .startPhoneEnrollment:
       "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, recaptchaToken}}`: text a code to the number to enrol"
     case .finalizePhoneEnrollment:
@@ -467,8 +474,9 @@ public enum Vocabulary {
     case .loadSession: [.sessionLoaded, .requestFailed]
     case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
     case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken,
-      .finalizeSecondFactorSignIn, .signInWithPhoneNumber:
+      .finalizeSecondFactorSignIn, .signInWithTemporaryProof:
       [.signedIn, .requestFailed]
+    case .signInWithPhoneNumber: [.signedIn, .phoneNumberInUse, .requestFailed]
     case .sendVerificationCode: [.verificationCodeSent, .requestFailed]
     case .signInWithPassword, .signInWithEmailLink:
       [.signedIn, .secondFactorRequired, .requestFailed]

@@ -235,10 +235,12 @@ public enum Alphabet {
           ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).effectKind
           : .signInWithIdp
       case .migrating(let m):
-        kind =
-          m.credential == nil
-          ? Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).effectKind
-          : .signInWithIdp
+        switch m.proof {
+        case nil:
+          kind = Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).effectKind
+        case .credential?: kind = .signInWithIdp
+        case .phoneNumber?: kind = .signInWithTemporaryProof
+        }
       case .deletingAccount(let d):
         switch d.step {
         case .authorizing(let p):
@@ -452,6 +454,8 @@ public enum Alphabet {
     // A wrong code (keep waiting), the texted code expired (text another), a link's session
     // dead.
     "signInWithPhoneNumber": ["INVALID_CODE", "SESSION_EXPIRED", "TOKEN_EXPIRED"],
+    // The number's proof refused (expired, used): the guest stays.
+    "signInWithTemporaryProof": ["INVALID_TEMPORARY_PROOF"],
     // Not a factor of the account's, a login too old, the session dead.
     "withdrawSecondFactor": [
       "MFA_ENROLLMENT_NOT_FOUND", "CREDENTIAL_TOO_OLD_LOGIN_AGAIN", "TOKEN_EXPIRED",
@@ -468,7 +472,7 @@ public enum Alphabet {
     "signInWithEmailLink": 2, "startSecondFactorSignIn": 1, "finalizeSecondFactorSignIn": 2,
     "startTotpEnrollment": 1, "finalizeTotpEnrollment": 1, "withdrawSecondFactor": 2,
     "startPhoneEnrollment": 1, "finalizePhoneEnrollment": 1, "sendVerificationCode": 1,
-    "signInWithPhoneNumber": 1,
+    "signInWithPhoneNumber": 2, "signInWithTemporaryProof": 1,
   ]
 
   /// How many of those results are successes (they come first).
@@ -787,7 +791,18 @@ public enum Alphabet {
         current.map { $0.anonymous ? ["password"] : $0.providers } ?? ["password"]
       out = [
         .signInWithPhoneNumber(
-          id, .signedIn(session: session(current?.uid ?? "user-3", providers: providers)))
+          id, .signedIn(session: session(current?.uid ?? "user-3", providers: providers))),
+        // The number is another account's: Firebase's proof for it (one value: the proof is
+        // opaque to the machine).
+        .signInWithPhoneNumber(
+          id, .phoneNumberInUse(phoneNumber: "+15555550100", temporaryProof: "tp-1")),
+      ]
+    case .signInWithTemporaryProof:
+      // The number's owner, in the shape a provider's migration signs in to (which providers
+      // the owner lists changes nothing the migration does).
+      out = [
+        .signInWithTemporaryProof(
+          id, .signedIn(session: session("user-2", providers: [.google])))
       ]
     }
     out += (errors[name] ?? []).map(failed)

@@ -146,6 +146,15 @@ struct Canonicalizer {
     return s
   }
 
+  mutating func proof(_ p: OwnerProof) -> OwnerProof {
+    switch p {
+    case .credential(let c): return .credential(credential(c))
+    case .phoneNumber(var n):
+      n.temporaryProof = token(n.temporaryProof)
+      return .phoneNumber(n)
+    }
+  }
+
   mutating func credential(_ c: IdPCredential) -> IdPCredential {
     var c = c
     c.idToken = c.idToken.map { token($0) }
@@ -199,11 +208,11 @@ struct Canonicalizer {
       f.credential = f.credential.map { credential($0) }
       return .providerFlow(f)
     case .migrationRequired(var o):
-      o.credential = credential(o.credential)
+      o.proof = proof(o.proof)
       return .migrationRequired(o)
     case .migrating(var m):
       m.request = id(m.request)
-      m.credential = m.credential.map { credential($0) }
+      m.proof = m.proof.map { proof($0) }
       return .migrating(m)
     case .reauthenticationRequired(let o): return .reauthenticationRequired(operation: op(o))
     case .deletingAccount(var d):

@@ -238,6 +238,18 @@ struct PackedEncoder {
     string(c.familyName)
   }
 
+  mutating func proof(_ p: OwnerProof) {
+    switch p {
+    case .credential(let c):
+      put(0)
+      credential(c)
+    case .phoneNumber(let n):
+      put(1)
+      string(n.phoneNumber)
+      token(n.temporaryProof)
+    }
+  }
+
   mutating func op(_ o: SensitiveOperation) {
     switch o {
     case .deleteAccount: put(1)
@@ -301,14 +313,14 @@ struct PackedEncoder {
       string(f.provider.rawValue)
     case .migrationRequired(let o):
       put(6)
-      credential(o.credential)
+      proof(o.proof)
       string(o.email)
     case .migrating(let m):
       put(7)
       id(m.request)
-      if let c = m.credential {
+      if let p = m.proof {
         put(1)
-        credential(c)
+        proof(p)
       } else {
         put(0)
       }

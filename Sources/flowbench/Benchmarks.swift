@@ -391,8 +391,11 @@ struct InstantInterpreter: AuthInterpreter {
     -> PhoneCodeAnswer
   { .requestFailed(error: offline) }
   func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> SessionAnswer
+    async -> PhoneSignInAnswer
   { .requestFailed(error: offline) }
+  func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
+    .requestFailed(error: offline)
+  }
   func withdrawSecondFactor(idToken: String, factor: String) async -> SecondFactorWithdrawnAnswer {
     .requestFailed(error: offline)
   }

@@ -50,7 +50,7 @@ struct GoogleSignInTests {
     #expect(
       d.state
         == .migrationRequired(
-          credential: Fixture.conflictCredential, email: "mike@example.com",
+          proof: .credential(Fixture.conflictCredential), email: "mike@example.com",
           user: SignedInUser(session: Fixture.anonymous())))
   }
 

@@ -38,7 +38,7 @@ struct LiveEmailScenarioTests {
   }
 
   @Test(
-    "the phone and SMS second-factor scenarios pass live with the project's test phone numbers; a number the project does not list gets a random code and the scenario fails"
+    "the phone (a guest merged into a number's owner) and SMS second-factor scenarios pass live with the project's test phone numbers; a number the project does not list gets a random code and the scenario fails"
   )
   func phoneScenariosLive() async throws {
     let standIn = try StandIn()
@@ -66,11 +66,12 @@ struct LiveEmailScenarioTests {
     let out = await FlowRun.execute(
       ["--live", "--config", cfg] + files, environment: environment(standIn))
     #expect(out.code == 0, "\(out.stdout)\(out.stderr)")
-    #expect(out.stderr.contains("phone-live: 9 requests live"), "\(out.stderr)")
+    #expect(out.stderr.contains("phone-live: 12 requests live"), "\(out.stderr)")
     #expect(out.stderr.contains("mfa-sms-live: 10 requests live"), "\(out.stderr)")
     let users = try await standIn.users()
     let phones = Set(users.compactMap { $0["phoneNumber"] as? String })
     #expect(phones == ["+15555550100", "+15555550111"], "the owner and the upgraded guest")
+    #expect(users.count == 3, "the merged guest's account was deleted: \(users.count) users")
     let samUser = try #require(users.first { $0["localId"] as? String == samAgain })
     #expect((samUser["mfaInfo"] as? [[String: Any]])?.count == 1, "\(samUser)")
   }

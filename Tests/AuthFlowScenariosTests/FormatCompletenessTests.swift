@@ -257,6 +257,8 @@ struct FormatCompletenessTests {
         case .phoneEnrolled:
           value = #"{"phoneEnrolled": {"idToken": "i", "refreshToken": "r", "expiresIn": 60}}"#
         case .verificationCodeSent: value = #"{"verificationCodeSent": {"sessionInfo": "s"}}"#
+        case .phoneNumberInUse:
+          value = #"{"phoneNumberInUse": {"phoneNumber": "+15555550100", "temporaryProof": "t"}}"#
         case .accountExistsWithDifferentCredential:
           value = #"{"accountExistsWithDifferentCredential": {"email": "m@example.com"}}"#
         case .providerCancelled, .accountDeleted, .passwordResetSent, .tokenRevoked,
