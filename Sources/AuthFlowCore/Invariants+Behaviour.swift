@@ -955,11 +955,15 @@ enum Promises {
       }
       let told = effects.contains(.notify(notification: .error(error: .phoneNumberExists)))
       if before.user?.session.anonymous == true {
-        if !offered && !(told && after.phase == .resting) {
+        // Told only when the app's policy is to stay a guest; offered otherwise.
+        let staying = after.policy.migration == .stayAnonymous
+        if staying ? !(told && after.phase == .resting) : !offered {
           out.append(
             Violation(
               .phoneSignInOutcome,
-              "a guest meeting another account's number was neither offered its owner nor told"))
+              staying
+                ? "a guest staying one was not told of another account's number"
+                : "a guest meeting another account's number was not offered its owner"))
         }
       } else if offered || after.phase != .resting || (before.user != nil && !told) {
         out.append(
@@ -1599,10 +1603,8 @@ enum Promises {
     {
       phoneConflict = PhoneProof(phoneNumber: number, temporaryProof: proof)
     }
-    let proofsSent = effects.compactMap { e -> PhoneProof? in
-      if case .request(_, .signInWithTemporaryProof(let p)) = e { return p }
-      return nil
-    }
+    var proofsSent: [PhoneProof] = []  // Allocates only when one is sent.
+    for case .request(_, .signInWithTemporaryProof(let p)) in effects { proofsSent.append(p) }
     if let phoneConflict, proofsSent != [phoneConflict] || !sent.isEmpty || asked {
       out.append(
         Violation(
