@@ -287,10 +287,7 @@ public struct Migration: Hashable, Codable, Sendable {
   }
 
   /// The provider credential the sign-in sends, if it is one.
-  public var credential: IdPCredential? {
-    get { proof?.credential }
-    set { proof = newValue.map { .credential($0) } }
-  }
+  public var credential: IdPCredential? { proof?.credential }
 }
 
 /// `deletingAccount`: where the deletion stands.

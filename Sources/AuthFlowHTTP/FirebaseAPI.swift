@@ -339,10 +339,7 @@ public struct FirebaseAPI: Sendable {
       }
       return .phoneNumberInUse(phoneNumber: number, temporaryProof: proof)
     }
-    switch SessionAnswer(await session(from: result, anonymous: false)) {
-    case .signedIn(let s): return .signedIn(session: s)
-    case .requestFailed(let e): return .requestFailed(error: e)
-    }
+    return PhoneSignInAnswer(await session(from: result, anonymous: false))
   }
 
   /// `accounts:signInWithPhoneNumber` with the temporary proof of a number that is another
@@ -992,6 +989,16 @@ extension SessionAnswer {
     switch result {
     case .success(let s): self = .signedIn(session: s)
     case .failure(let e): self = .requestFailed(error: e)
+    }
+  }
+}
+
+extension PhoneSignInAnswer {
+  /// A sign-in's session, or why there is none.
+  init(_ result: Result<Session, AuthError>) {
+    switch SessionAnswer(result) {
+    case .signedIn(let s): self = .signedIn(session: s)
+    case .requestFailed(let e): self = .requestFailed(error: e)
     }
   }
 }
