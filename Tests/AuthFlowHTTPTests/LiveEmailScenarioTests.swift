@@ -80,21 +80,11 @@ struct LiveEmailScenarioTests {
   static func signUp(_ standIn: StandIn, _ email: String, _ password: String) async throws
     -> String
   {
-    let url = URL(
-      string:
-        "http://\(standIn.hostPort)/identitytoolkit.googleapis.com/v1/accounts:signUp?key=test-key"
-    )!
-    let body = try JSONSerialization.data(withJSONObject: [
-      "email": email, "password": password, "returnSecureToken": true,
-    ])
     guard
-      case .success(let r) = await URLSessionTransport().send(
-        HTTPRequest(
-          method: "POST", url: url, headers: ["Content-Type": "application/json"], body: body)),
-      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
-      let uid = json["localId"] as? String
+      case .signedIn(let session) = await standIn.api().signUp(
+        email: email, password: password, linkTo: nil)
     else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "signUp") }
-    return uid
+    return session.uid
   }
 
   @Test("a scenario that asks a provider whose configuration cannot be read fails, and says why")
