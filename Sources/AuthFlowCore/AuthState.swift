@@ -86,7 +86,7 @@ public enum AuthState: Hashable, Codable, Sendable {
   case enrollingTotp(enrollment: TotpEnrollment, user: SignedInUser)
   /// `startPhoneEnrollment` in flight: a code is being texted to `phoneNumber`, to enrol it.
   case startingPhoneEnrollment(
-    request: RequestID, phoneNumber: String, appVerification: String?, user: SignedInUser)
+    request: RequestID, phoneNumber: String, appVerification: AppVerification?, user: SignedInUser)
   /// A code was texted to the number being enrolled; it is awaited, or (with
   /// `enrollment.request`) being checked by `finalizePhoneEnrollment`.
   case enrollingPhone(enrollment: PhoneEnrollment, user: SignedInUser)
@@ -179,7 +179,7 @@ extension AuthState {
         self = .startingTotpEnrollment(request: f.request, user: user ?? .missing)
       case .startPhoneEnrollment:
         var number = ""
-        var proof: String?
+        var proof: AppVerification?
         if case .enrollPhone(let n, let p)? = f.operation { (number, proof) = (n, p) }
         self = .startingPhoneEnrollment(
           request: f.request, phoneNumber: number, appVerification: proof, user: user ?? .missing)

@@ -269,7 +269,8 @@ extension Effect: Codable {
     case sendSignInLink(requestId: RequestID, email: String)
     case signInWithEmailLink(requestId: RequestID, email: String, code: String, linkTo: String?)
     case startSecondFactorSignIn(
-      requestId: RequestID, pendingCredential: String, factor: String, appVerification: String?)
+      requestId: RequestID, pendingCredential: String, factor: String,
+      appVerification: AppVerification?)
     case finalizeSecondFactorSignIn(
       requestId: RequestID, pendingCredential: String, factor: String, sessionInfo: String?,
       verificationCode: String)
@@ -279,11 +280,12 @@ extension Effect: Codable {
       displayName: String)
     case withdrawSecondFactor(requestId: RequestID, idToken: String, factor: String)
     case startPhoneEnrollment(
-      requestId: RequestID, idToken: String, phoneNumber: String, appVerification: String?)
+      requestId: RequestID, idToken: String, phoneNumber: String, appVerification: AppVerification?)
     case finalizePhoneEnrollment(
       requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
       displayName: String)
-    case sendVerificationCode(requestId: RequestID, phoneNumber: String, appVerification: String?)
+    case sendVerificationCode(
+      requestId: RequestID, phoneNumber: String, appVerification: AppVerification?)
     case signInWithPhoneNumber(
       requestId: RequestID, sessionInfo: String, verificationCode: String, linkTo: String?)
     case signInWithTemporaryProof(requestId: RequestID, phoneNumber: String, temporaryProof: String)

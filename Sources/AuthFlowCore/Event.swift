@@ -90,7 +90,7 @@ public enum Intent: Hashable, Sendable {
   /// Text a code to the phone factor `factor` of the second-factor challenge in progress
   /// (`mfaSignIn:start`); `appVerification` is the app's proof that it is the app (a reCAPTCHA
   /// token), passed through. Sent again, it texts a new code.
-  case sendSecondFactorCode(factor: String, appVerification: String?)
+  case sendSecondFactorCode(factor: String, appVerification: AppVerification?)
   /// Finish the sign-in waiting for a second factor with `factor`'s code: an authenticator app's
   /// for a TOTP factor, the texted one for a phone factor (after `sendSecondFactorCode`).
   case submitSecondFactorCode(factor: String, verificationCode: String)
@@ -104,7 +104,7 @@ public enum Intent: Hashable, Sendable {
   /// account: Firebase texts a code to it (it may first ask for a recent sign-in).
   /// `appVerification` is the app's proof that it is the app (a reCAPTCHA token), passed
   /// through.
-  case enrollPhone(phoneNumber: String, appVerification: String?)
+  case enrollPhone(phoneNumber: String, appVerification: AppVerification?)
   /// The code texted to the number being enrolled: finish the enrolment, naming the factor
   /// `displayName` ("Phone" when none is given).
   case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
@@ -112,7 +112,7 @@ public enum Intent: Hashable, Sendable {
   /// anonymous user, or to add the number to the signed-in account (`sendVerificationCode`);
   /// `appVerification` is the app's proof, passed through. Sent again while the code is
   /// awaited, it texts a new one.
-  case sendPhoneCode(phoneNumber: String, appVerification: String?)
+  case sendPhoneCode(phoneNumber: String, appVerification: AppVerification?)
   /// The texted code: sign in with it (`signInWithPhoneNumber`), or add the number to the
   /// signed-in account.
   case submitPhoneCode(verificationCode: String)
@@ -237,14 +237,14 @@ extension Intent: Codable {
     case updateProfile(displayName: String?, photoURL: String?)
     case sendSignInLink(email: String)
     case signInWithEmailLink(code: String, email: String?)
-    case sendSecondFactorCode(factor: String, appVerification: String?)
+    case sendSecondFactorCode(factor: String, appVerification: AppVerification?)
     case submitSecondFactorCode(factor: String, verificationCode: String)
     case enrollTotp
     case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
     case withdrawSecondFactor(factor: String)
-    case enrollPhone(phoneNumber: String, appVerification: String?)
+    case enrollPhone(phoneNumber: String, appVerification: AppVerification?)
     case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
-    case sendPhoneCode(phoneNumber: String, appVerification: String?)
+    case sendPhoneCode(phoneNumber: String, appVerification: AppVerification?)
     case submitPhoneCode(verificationCode: String)
     case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
   }

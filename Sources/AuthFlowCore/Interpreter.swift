@@ -57,7 +57,9 @@ public protocol AuthInterpreter: Sendable {
   func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer
   /// `mfaSignIn:start` (v2): text a code to the phone factor `factor` of the challenge whose
   /// pending credential this is, with the app's proof (`appVerification`) passed through.
-  func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+  func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: AppVerification?
+  )
     async -> SecondFactorCodeAnswer
   /// `mfaSignIn:finalize` (v2): finish the sign-in with `factor`'s code (a TOTP factor's, or
   /// the one texted for `sessionInfo`).
@@ -79,7 +81,8 @@ public protocol AuthInterpreter: Sendable {
   /// `mfaEnrollment:start` (v2) with `phoneEnrollmentInfo`: text a code to `phoneNumber` to
   /// enrol it as a second factor of the account of `idToken`, with the app's proof
   /// (`appVerification`) passed through.
-  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?) async
+  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: AppVerification?)
+    async
     -> SecondFactorCodeAnswer
   /// `mfaEnrollment:finalize` (v2) with `phoneVerificationInfo`: enrol the number of the session
   /// `sessionInfo` with the code texted to it, under `displayName`.
@@ -88,7 +91,7 @@ public protocol AuthInterpreter: Sendable {
   ) async -> PhoneEnrollmentAnswer
   /// `accounts:sendVerificationCode`: text a code to `phoneNumber`, with the app's proof
   /// (`appVerification`) passed through.
-  func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+  func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
     -> PhoneCodeAnswer
   /// `accounts:signInWithPhoneNumber` with the code texted for `sessionInfo`; `linkTo` adds the
   /// number to that user's account.

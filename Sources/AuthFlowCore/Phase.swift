@@ -545,7 +545,7 @@ public enum SensitiveOperation: Hashable, Codable, Sendable {
   /// Enrol `phoneNumber` as a second factor: refused at the start for a login too old, it texts
   /// the number after the reauthentication with the same app's proof `appVerification` (a
   /// refused start did not use it).
-  case enrollPhone(phoneNumber: String, appVerification: String?)
+  case enrollPhone(phoneNumber: String, appVerification: AppVerification?)
   /// Withdraw the second factor whose enrolment id is `factor`.
   case withdrawSecondFactor(factor: String)
 }

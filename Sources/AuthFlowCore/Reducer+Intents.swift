@@ -185,7 +185,9 @@ extension AuthMachine {
   /// Text a code to a phone number to sign in with, upgrade the guest or add to the account:
   /// from rest, or again while the code is awaited (a new code). A code texted before is kept,
   /// in case the new text fails, only for the same number: another number starts afresh.
-  mutating func sendPhoneCode(_ number: String, appVerification: String?, fx: inout [Effect]) {
+  mutating func sendPhoneCode(
+    _ number: String, appVerification: AppVerification?, fx: inout [Effect]
+  ) {
     var flow: PhoneSignIn
     switch phase {
     case .resting: flow = PhoneSignIn(phoneNumber: number)
@@ -201,7 +203,7 @@ extension AuthMachine {
 
   /// Text a code to a phone factor of the challenge (again, for a new code).
   mutating func sendSecondFactorCode(
-    _ factor: String, appVerification: String?, fx: inout [Effect]
+    _ factor: String, appVerification: AppVerification?, fx: inout [Effect]
   ) {
     guard case .secondFactor(var step) = phase, step.request == nil else { return }
     guard let chosen = step.challenge.factor(factor) else {

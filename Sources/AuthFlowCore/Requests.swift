@@ -61,7 +61,8 @@ public enum Request: Hashable, Sendable {
   /// Firebase `mfaSignIn:start` (v2): text a code to the phone factor `factor` of the challenge
   /// whose `mfaPendingCredential` this is; `appVerification` is the app's proof that it is the
   /// app (a reCAPTCHA token), passed through as given.
-  case startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+  case startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: AppVerification?)
   /// Firebase `mfaSignIn:finalize` (v2): finish a sign-in with the code of `factor`, a TOTP
   /// factor's (no `sessionInfo`) or the one texted for `sessionInfo`.
   indirect case finalizeSecondFactorSignIn(
@@ -78,7 +79,7 @@ public enum Request: Hashable, Sendable {
   /// `phoneNumber` (E.164) to enrol it as a second factor of the account of `idToken`;
   /// `appVerification` is the app's proof that it is the app, passed through as given.
   indirect case startPhoneEnrollment(
-    idToken: String, phoneNumber: String, appVerification: String?)
+    idToken: String, phoneNumber: String, appVerification: AppVerification?)
   /// Firebase `mfaEnrollment:finalize` (v2) with `phoneVerificationInfo`: enrol the number of
   /// the enrolment session `sessionInfo` with the code texted to it, under `displayName`.
   indirect case finalizePhoneEnrollment(
@@ -86,7 +87,7 @@ public enum Request: Hashable, Sendable {
   /// Firebase `accounts:sendVerificationCode`: text a code to `phoneNumber` (E.164) to sign in
   /// with, or to add to the signed-in account; `appVerification` is the app's proof that it is
   /// the app (a reCAPTCHA token), passed through as given.
-  case sendVerificationCode(phoneNumber: String, appVerification: String?)
+  case sendVerificationCode(phoneNumber: String, appVerification: AppVerification?)
   /// Firebase `accounts:signInWithPhoneNumber` with a texted code and the `sessionInfo` it was
   /// texted for; `linkTo` (the signed-in user's ID token) adds the number to that account.
   indirect case signInWithPhoneNumber(
@@ -634,6 +635,99 @@ public struct PhoneProof: Hashable, Codable, Sendable {
   public init(phoneNumber: String, temporaryProof: String) {
     self.phoneNumber = phoneNumber
     self.temporaryProof = temporaryProof
+  }
+}
+
+/// The app's proof that a text is asked for by the app itself, which Firebase wants with every
+/// SMS (a phone sign-in's, an SMS factor's enrolment or sign-in). AuthFlow passes it through as
+/// given; the HTTP interpreter sends the fields Firebase names for each kind.
+///
+/// In a scenario file a string is a reCAPTCHA token (as before); the other kinds are objects:
+/// `{"iosReceipt": …, "iosSecret": …}` or `{"captchaResponse": …}`.
+public enum AppVerification: Hashable, Sendable, ExpressibleByStringLiteral {
+  /// A reCAPTCHA v2 token (the web flow, or iOS's fallback web view): `recaptchaToken`.
+  case recaptcha(token: String)
+  /// iOS app verification by silent push: the `receipt` from `accounts:verifyIosClient` and the
+  /// `secret` the push delivered for it: `iosReceipt` + `iosSecret`.
+  case iosApp(receipt: String, secret: String)
+  /// A reCAPTCHA Enterprise token: `captchaResponse`, with `clientType` `CLIENT_TYPE_IOS` and
+  /// `recaptchaVersion` `RECAPTCHA_ENTERPRISE`.
+  case recaptchaEnterprise(token: String)
+
+  /// A string literal is a reCAPTCHA token.
+  public init(stringLiteral value: String) { self = .recaptcha(token: value) }
+
+  /// The names of the object forms' fields, as in the scenario format and on the wire.
+  public static let fieldNames = ["recaptchaToken", "iosReceipt", "iosSecret", "captchaResponse"]
+
+  /// The proof from a scenario's or a stored JSON object: exactly one kind's fields, each a
+  /// non-empty string; what is wrong otherwise.
+  public static func from(fields: [String: String]) -> Result<AppVerification, Problem> {
+    let unknown = fields.keys.filter { !fieldNames.contains($0) }.sorted()
+    if let key = unknown.first {
+      return .failure(
+        Problem(
+          "\(key) is not a field of an app verification (\(fieldNames.joined(separator: ", ")))"))
+    }
+    if let empty = fields.first(where: { $0.value.isEmpty }) {
+      return .failure(Problem("\(empty.key) is empty"))
+    }
+    switch (
+      fields["recaptchaToken"], fields["iosReceipt"], fields["iosSecret"], fields["captchaResponse"]
+    ) {
+    case (let t?, nil, nil, nil): return .success(.recaptcha(token: t))
+    case (nil, let r?, let s?, nil): return .success(.iosApp(receipt: r, secret: s))
+    case (nil, nil, nil, let t?): return .success(.recaptchaEnterprise(token: t))
+    case (nil, _?, nil, nil), (nil, nil, _?, nil):
+      return .failure(Problem("iosReceipt and iosSecret go together"))
+    case (nil, nil, nil, nil):
+      return .failure(
+        Problem("no proof: give recaptchaToken, iosReceipt + iosSecret, or captchaResponse"))
+    default:
+      return .failure(
+        Problem(
+          "one kind of proof only: recaptchaToken, iosReceipt + iosSecret, or captchaResponse"))
+    }
+  }
+
+  /// What is wrong with an object given as a proof.
+  public struct Problem: Error, Hashable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+  }
+
+  /// The fields Firebase names for the proof (a reCAPTCHA token's is written as a plain string
+  /// in a scenario file and in the JSON of an event).
+  public var fields: [String: String] {
+    switch self {
+    case .recaptcha(let t): ["recaptchaToken": t]
+    case .iosApp(let r, let s): ["iosReceipt": r, "iosSecret": s]
+    case .recaptchaEnterprise(let t): ["captchaResponse": t]
+    }
+  }
+}
+
+extension AppVerification: Codable {
+  public init(from decoder: any Decoder) throws {
+    let single = try decoder.singleValueContainer()
+    if let token = try? single.decode(String.self) {
+      self = .recaptcha(token: token)
+      return
+    }
+    let fields = try single.decode([String: String].self)
+    switch Self.from(fields: fields) {
+    case .success(let proof): self = proof
+    case .failure(let why):
+      throw DecodingError.dataCorruptedError(in: single, debugDescription: why.message)
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var single = encoder.singleValueContainer()
+    switch self {
+    case .recaptcha(let t): try single.encode(t)  // The form every earlier file has.
+    default: try single.encode(fields)
+    }
   }
 }
 

@@ -8,7 +8,8 @@ public enum Secrets {
     "idToken", "refreshToken", "accessToken", "password", "linkTo", "rawNonce", "pendingToken",
     "tokenSecret", "sessionId",
     "authorizationCode", "token", "newPassword", "pendingCredential", "sessionInfo",
-    "verificationCode", "appVerification", "sharedSecretKey",
+    "verificationCode", "appVerification", "sharedSecretKey", "recaptchaToken", "iosReceipt",
+    "iosSecret", "captchaResponse",
   ]
 
   /// `‹secret:1a2b›`: a 16-bit FNV-1a fingerprint, enough to tell two secrets apart and far too
@@ -70,6 +71,7 @@ extension TotpSecret: RedactedDescription {}
 extension TotpEnrollment: RedactedDescription {}
 extension PhoneEnrollment: RedactedDescription {}
 extension PhoneSignIn: RedactedDescription {}
+extension AppVerification: RedactedDescription {}
 
 extension Request: RedactedDescription {
   public func encode(to encoder: any Encoder) throws {

@@ -156,10 +156,9 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `v2/accounts/mfaSignIn:start` for a phone factor: Firebase texts a code and answers with
-  /// the `sessionInfo` that finishes with it. The app's proof goes in `phoneSignInInfo` as a
-  /// reCAPTCHA token.
+  /// the `sessionInfo` that finishes with it. The app's proof goes in `phoneSignInInfo`.
   public func startSecondFactorSignIn(
-    pendingCredential: String, factor: String, appVerification: String?
+    pendingCredential: String, factor: String, appVerification: AppVerification?
   ) async -> SecondFactorCodeAnswer {
     let result = await callV2(
       "mfaSignIn:start",
@@ -173,11 +172,45 @@ public struct FirebaseAPI: Sendable {
     }
   }
 
-  /// `fields` with the app's proof, when it gave one, as a reCAPTCHA token: how every request
-  /// that texts a code carries it.
-  static func withProof(_ fields: [String: Any], _ appVerification: String?) -> [String: Any] {
+  /// `accounts:verifyIosClient`, the first half of iOS app verification by silent push: the
+  /// app's APNs device token (hex) goes in; a `receipt` comes back, and Firebase sends a silent
+  /// push carrying the receipt and its secret (`AppVerification.iosApp(fromPush:receipt:)` reads
+  /// it) within `suggestedTimeout`. If no push arrives in time, use a reCAPTCHA token instead.
+  public func verifyIosClient(appToken: String, isSandbox: Bool) async
+    -> Result<(receipt: String, suggestedTimeout: Duration), AuthError>
+  {
+    var body: [String: Any] = ["appToken": appToken]
+    if isSandbox { body["isSandbox"] = true }
+    switch await call("verifyIosClient", body) {
+    case .failure(let e): return .failure(e)
+    case .success(let json):
+      guard let receipt = Self.nonEmpty(json["receipt"]) else {
+        return .failure(
+          AuthError(code: "UNEXPECTED_RESPONSE", message: "verifyIosClient answered no receipt"))
+      }
+      // A string of seconds on the wire; a missing or odd one is the SDKs' default, bounded.
+      let seconds = (json["suggestedTimeout"] as? String).flatMap(Int.init) ?? 5
+      return .success((receipt, .seconds(min(max(seconds, 1), 60))))
+    }
+  }
+
+  /// `fields` with the app's proof, when it gave one, in the fields Firebase names for its kind:
+  /// how every request that texts a code carries it.
+  static func withProof(_ fields: [String: Any], _ appVerification: AppVerification?)
+    -> [String: Any]
+  {
     var out = fields
-    if let appVerification { out["recaptchaToken"] = appVerification }
+    switch appVerification {
+    case nil: break
+    case .recaptcha(let token): out["recaptchaToken"] = token
+    case .iosApp(let receipt, let secret):
+      out["iosReceipt"] = receipt
+      out["iosSecret"] = secret
+    case .recaptchaEnterprise(let token):
+      out["captchaResponse"] = token
+      out["clientType"] = "CLIENT_TYPE_IOS"
+      out["recaptchaVersion"] = "RECAPTCHA_ENTERPRISE"
+    }
     return out
   }
 
@@ -277,7 +310,7 @@ public struct FirebaseAPI: Sendable {
   /// `phoneNumber` and answers with the `phoneSessionInfo.sessionInfo` that finishes with it.
   /// The app's proof goes in as a reCAPTCHA token, as at a second factor's sign-in.
   public func startPhoneEnrollment(
-    idToken: String, phoneNumber: String, appVerification: String?
+    idToken: String, phoneNumber: String, appVerification: AppVerification?
   ) async -> SecondFactorCodeAnswer {
     let result = await callV2(
       "mfaEnrollment:start",
@@ -306,8 +339,8 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:sendVerificationCode`: Firebase texts a code to `phoneNumber` and answers with
-  /// the `sessionInfo` that signs in with it. The app's proof goes in as a reCAPTCHA token.
-  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+  /// the `sessionInfo` that signs in with it, with the app's proof in the fields of its kind.
+  public func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
     -> PhoneCodeAnswer
   {
     let result = await call(

@@ -62,7 +62,7 @@ public struct HTTPInterpreter: AuthInterpreter {
   }
 
   public func startSecondFactorSignIn(
-    pendingCredential: String, factor: String, appVerification: String?
+    pendingCredential: String, factor: String, appVerification: AppVerification?
   ) async -> SecondFactorCodeAnswer {
     await firebase.startSecondFactorSignIn(
       pendingCredential: pendingCredential, factor: factor, appVerification: appVerification)
@@ -88,7 +88,9 @@ public struct HTTPInterpreter: AuthInterpreter {
       displayName: displayName)
   }
 
-  public func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?)
+  public func startPhoneEnrollment(
+    idToken: String, phoneNumber: String, appVerification: AppVerification?
+  )
     async -> SecondFactorCodeAnswer
   {
     await firebase.startPhoneEnrollment(
@@ -103,7 +105,7 @@ public struct HTTPInterpreter: AuthInterpreter {
       displayName: displayName)
   }
 
-  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+  public func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
     -> PhoneCodeAnswer
   {
     await firebase.sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification)

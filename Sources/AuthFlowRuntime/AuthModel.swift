@@ -254,7 +254,7 @@ public final class AuthModel {
 
   /// Texts a code to the phone factor `factor` (an id from `secondFactor?.factors`);
   /// `appVerification` is the app's proof (a reCAPTCHA token), passed through to Firebase.
-  public func sendSecondFactorCode(_ factor: String, appVerification: String? = nil) {
+  public func sendSecondFactorCode(_ factor: String, appVerification: AppVerification? = nil) {
     send(.sendSecondFactorCode(factor: factor, appVerification: appVerification))
   }
 
@@ -278,7 +278,7 @@ public final class AuthModel {
   /// code to it (`phoneBeingEnrolled`); `appVerification` is the app's proof that it is the app
   /// (a reCAPTCHA token), passed through. A login too old for it shows
   /// `reauthenticationRequired` first.
-  public func enrollPhone(_ phoneNumber: String, appVerification: String? = nil) {
+  public func enrollPhone(_ phoneNumber: String, appVerification: AppVerification? = nil) {
     send(.enrollPhone(phoneNumber: phoneNumber, appVerification: appVerification))
   }
 
@@ -292,7 +292,7 @@ public final class AuthModel {
   /// guest, or add the number to the signed-in account; `appVerification` is the app's proof
   /// that it is the app (a reCAPTCHA token), passed through. While the code is awaited, sends
   /// a new one.
-  public func sendPhoneCode(_ phoneNumber: String, appVerification: String? = nil) {
+  public func sendPhoneCode(_ phoneNumber: String, appVerification: AppVerification? = nil) {
     send(.sendPhoneCode(phoneNumber: phoneNumber, appVerification: appVerification))
   }
 

@@ -203,7 +203,7 @@ public actor TestInterpreter: AuthInterpreter {
   }
 
   public func startSecondFactorSignIn(
-    pendingCredential: String, factor: String, appVerification: String?
+    pendingCredential: String, factor: String, appVerification: AppVerification?
   ) async -> SecondFactorCodeAnswer {
     await next(
       .startSecondFactorSignIn(
@@ -243,7 +243,9 @@ public actor TestInterpreter: AuthInterpreter {
     }
   }
 
-  public func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?)
+  public func startPhoneEnrollment(
+    idToken: String, phoneNumber: String, appVerification: AppVerification?
+  )
     async -> SecondFactorCodeAnswer
   {
     await next(
@@ -262,7 +264,7 @@ public actor TestInterpreter: AuthInterpreter {
     ) { .requestFailed(error: $0) }
   }
 
-  public func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+  public func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
     -> PhoneCodeAnswer
   {
     await next(.sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification)) {

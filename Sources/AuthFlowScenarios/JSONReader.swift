@@ -97,6 +97,28 @@ struct JSONReader {
     return try string(value, path)
   }
 
+  /// An app's proof: a string (a reCAPTCHA token) or an object of one kind's fields.
+  func appVerification(_ value: JSONValue?, _ path: String) throws -> AppVerification? {
+    switch value {
+    case nil, .null?: return nil
+    case .string(let token)?: return .recaptcha(token: token)
+    case .object(let members)?:
+      var fields: [String: String] = [:]
+      for (key, v) in try object(.object(members), path, allowed: AppVerification.fieldNames) {
+        fields[key] = try string(v, join(path, key))
+      }
+      switch AppVerification.from(fields: fields) {
+      case .success(let proof): return proof
+      case .failure(let why): throw fail(path, why.message)
+      }
+    case let other?:
+      throw fail(
+        path,
+        "expected a reCAPTCHA token (a string) or an object such as {\"iosReceipt\": …, "
+          + "\"iosSecret\": …}, found \(other.typeName)")
+    }
+  }
+
   func number(_ value: JSONValue?, _ path: String, min: Double? = nil, max: Double? = nil)
     throws -> Double
   {

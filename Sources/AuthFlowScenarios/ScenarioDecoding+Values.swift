@@ -86,7 +86,7 @@ extension JSONReader {
     case .sendSecondFactorCode:
       return .sendSecondFactorCode(
         factor: try string(f["factor"], join(p, "factor")),
-        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
     case .submitSecondFactorCode:
       return .submitSecondFactorCode(
         factor: try string(f["factor"], join(p, "factor")),
@@ -97,7 +97,7 @@ extension JSONReader {
     case .enrollPhone:
       return .enrollPhone(
         phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
-        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
     case .submitPhoneEnrollmentCode:
       return .submitPhoneEnrollmentCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
@@ -105,7 +105,7 @@ extension JSONReader {
     case .sendPhoneCode:
       return .sendPhoneCode(
         phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
-        appVerification: try optionalString(f["appVerification"], join(p, "appVerification")))
+        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
     case .submitPhoneCode:
       return .submitPhoneCode(
         verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))

@@ -306,7 +306,32 @@ extension JSONReader {
         throw fail(
           join(pp, key), "unknown \(key) \"\(v)\"; \(Suggest.hint(for: v, among: names))")
       }
-      return Pattern(name, fields: payload)
+      return Pattern(name, fields: try canonicalProof(payload, pp))
     }
+  }
+
+  /// An expected effect's `appVerification` in the form effects are written in (a reCAPTCHA
+  /// token as a string however the file wrote it), checked as a `send`'s is.
+  func canonicalProof(_ payload: JSONValue, _ p: String) throws -> JSONValue {
+    guard case .object(var members) = payload,
+      let i = members.firstIndex(where: { $0.key == "appVerification" }),
+      case .object = members[i].value
+    else { return payload }
+    let path = join(p, "appVerification")
+    if case .object(let fields) = members[i].value,
+      fields.contains(where: {
+        if case .string(let v) = $0.value { v.hasPrefix("$") } else { false }
+      })
+    {
+      return payload  // A capture's pattern is matched as written.
+    }
+    switch try appVerification(members[i].value, path) {
+    case .recaptcha(let token)?: members[i].value = .string(token)
+    case let proof?:
+      members[i].value = .object(
+        proof.fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+    case nil: break
+    }
+    return .object(members)
   }
 }

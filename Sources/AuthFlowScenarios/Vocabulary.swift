@@ -35,6 +35,8 @@ public enum AnswerName: String, Hashable, Sendable, CaseIterable {
 public enum Vocabulary {
   static let string = ##"{ "type": "string" }"##
   static let boolean = ##"{ "type": "boolean", "default": false }"##
+  static let appProof =
+    ##"{ "anyOf": [{ "type": "string", "description": "A reCAPTCHA token." }, { "type": "object", "properties": { "iosReceipt": { "type": "string" }, "iosSecret": { "type": "string" } }, "required": ["iosReceipt", "iosSecret"], "additionalProperties": false, "description": "iOS app verification by silent push." }, { "type": "object", "properties": { "recaptchaToken": { "type": "string" } }, "required": ["recaptchaToken"], "additionalProperties": false }, { "type": "object", "properties": { "captchaResponse": { "type": "string" } }, "required": ["captchaResponse"], "additionalProperties": false, "description": "A reCAPTCHA Enterprise token." }] }"##
   static let provider =
     ##"{ "type": "string", "description": "A Firebase provider id: google.com, apple.com, github.com, oidc.<name>." }"##
 
@@ -58,14 +60,15 @@ public enum Vocabulary {
       [FieldSpec("email", string), FieldSpec("password", string)]
     case .sendPasswordReset, .sendSignInLink: [FieldSpec("email", string)]
     case .signInWithEmailLink: [FieldSpec("code", string), .optional("email", string)]
-    case .sendSecondFactorCode: [FieldSpec("factor", string), .optional("appVerification", string)]
+    case .sendSecondFactorCode:
+      [FieldSpec("factor", string), .optional("appVerification", appProof)]
     case .submitSecondFactorCode:
       [FieldSpec("factor", string), FieldSpec("verificationCode", string)]
     case .submitTotpEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
     case .withdrawSecondFactor: [FieldSpec("factor", string)]
     case .enrollPhone, .sendPhoneCode:
-      [FieldSpec("phoneNumber", string), .optional("appVerification", string)]
+      [FieldSpec("phoneNumber", string), .optional("appVerification", appProof)]
     case .submitPhoneCode: [FieldSpec("verificationCode", string)]
     case .submitPhoneEnrollmentCode:
       [FieldSpec("verificationCode", string), .optional("displayName", string)]
@@ -277,7 +280,7 @@ public enum Vocabulary {
     case .signInWithEmailLink:
       "sign in with the `code` (`oobCode`) of a sign-in link, with `email` or, left out, the address the link was sent to; with neither, `emailNeededForLink` and nothing is sent; an anonymous user is upgraded in place"
     case .sendSecondFactorCode:
-      "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof, a reCAPTCHA token, passed through; sent again, a new code"
+      "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof (a reCAPTCHA token, or `{iosReceipt, iosSecret}`, or `{captchaResponse}`), passed through; sent again, a new code"
     case .submitSecondFactorCode:
       "in `secondFactorRequired`, finish the sign-in with `factor`'s `verificationCode`: an authenticator app's (TOTP), or the texted one after `sendSecondFactorCode`"
     case .enrollTotp:
@@ -398,13 +401,13 @@ public enum Vocabulary {
     case .withdrawSecondFactor:
       "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
     case .sendVerificationCode:
-      "Firebase `accounts:sendVerificationCode {phoneNumber, recaptchaToken}`: text a code to the number"
+      "Firebase `accounts:sendVerificationCode {phoneNumber, <the app's proof>}`: text a code to the number"
     case .signInWithPhoneNumber:
       "Firebase `accounts:signInWithPhoneNumber {sessionInfo, code}`; `linkTo` is the signed-in user's ID token, whose account gets the number"
     case .signInWithTemporaryProof:
       "Firebase `accounts:signInWithPhoneNumber {temporaryProof, phoneNumber}`: a guest's migration signs in to the number's owner"
     case .startPhoneEnrollment:
-      "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, recaptchaToken}}`: text a code to the number to enrol"
+      "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, <the app's proof>}}`: text a code to the number to enrol"
     case .finalizePhoneEnrollment:
       "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, phoneVerificationInfo: {sessionInfo, code}}`"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"

@@ -84,7 +84,7 @@ public enum Alphabet {
     // An authenticator app enrolled: the secret asked for, then its first code.
     .enrollTotp, .submitTotpEnrollmentCode(verificationCode: "246810", displayName: nil),
     // A phone number enrolled: a code texted to it (with the app's proof), then that code.
-    .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
+    .enrollPhone(phoneNumber: phoneNumber, appVerification: .iosApp(receipt: "r-1", secret: "s-1")),
     .submitPhoneEnrollmentCode(verificationCode: "135790", displayName: nil),
     // A phone number's code: texted (to sign in, upgrade the guest or add the number; again
     // for a new one), then typed.
@@ -146,7 +146,8 @@ public enum Alphabet {
         .reauthenticateWithPassword(password: "pw-1"), .changeEmail(newEmail: "new@example.com"),
         .updateProfile(change: profileChange), .enrollTotp,
         .withdrawSecondFactor(factor: secondFactors[0].id),
-        .enrollPhone(phoneNumber: phoneNumber, appVerification: "rc-1"),
+        .enrollPhone(
+          phoneNumber: phoneNumber, appVerification: .iosApp(receipt: "r-1", secret: "s-1")),
         .sendPhoneCode(phoneNumber: phoneNumber, appVerification: "rc-2"),
       ]
     case .migrationRequired:

@@ -191,6 +191,23 @@ struct PackedEncoder {
     put(cache.id(s))
   }
 
+  /// An app's proof: its kind, then its fields.
+  mutating func proof(_ p: AppVerification?) {
+    switch p {
+    case nil: put(0)
+    case .recaptcha(let t)?:
+      put(1)
+      string(t)
+    case .iosApp(let r, let s)?:
+      put(2)
+      string(r)
+      string(s)
+    case .recaptchaEnterprise(let t)?:
+      put(3)
+      string(t)
+    }
+  }
+
   mutating func token(_ s: String) {
     if let i = tokens.firstIndex(of: s) { return put(UInt32(i + 1)) }
     tokens.append(s)
@@ -272,7 +289,7 @@ struct PackedEncoder {
     case .enrollPhone(let n, let p):
       put(8)
       string(n)
-      string(p)
+      proof(p)
     }
   }
 

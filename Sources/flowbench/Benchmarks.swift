@@ -369,7 +369,9 @@ struct InstantInterpreter: AuthInterpreter {
   {
     .requestFailed(error: offline)
   }
-  func startSecondFactorSignIn(pendingCredential: String, factor: String, appVerification: String?)
+  func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: AppVerification?
+  )
     async -> SecondFactorCodeAnswer
   { .requestFailed(error: offline) }
   func finalizeSecondFactorSignIn(
@@ -381,13 +383,14 @@ struct InstantInterpreter: AuthInterpreter {
   func finalizeTotpEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> TotpEnrollmentAnswer { .requestFailed(error: offline) }
-  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: String?) async
+  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: AppVerification?)
+    async
     -> SecondFactorCodeAnswer
   { .requestFailed(error: offline) }
   func finalizePhoneEnrollment(
     idToken: String, sessionInfo: String, verificationCode: String, displayName: String
   ) async -> PhoneEnrollmentAnswer { .requestFailed(error: offline) }
-  func sendVerificationCode(phoneNumber: String, appVerification: String?) async
+  func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
     -> PhoneCodeAnswer
   { .requestFailed(error: offline) }
   func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)

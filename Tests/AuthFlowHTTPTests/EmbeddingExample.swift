@@ -56,12 +56,12 @@ final class AuthenticationViewModel {
     }
   }
 
-  /// Goes on with the second factor: a phone factor is texted first (with the app's reCAPTCHA
-  /// proof), then the code the user typed finishes the sign-in.
-  func continueSecondFactor(_ factor: SecondFactor, code: String?, recaptchaToken: String?) {
+  /// Goes on with the second factor: a phone factor is texted first (with the app's proof: a
+  /// reCAPTCHA token, or the iOS silent push's), then the code the user typed finishes it.
+  func continueSecondFactor(_ factor: SecondFactor, code: String?, proof: AppVerification?) {
     guard let prompt = model.secondFactor else { return }
     if factor.kind == .phone, prompt.codeSentTo != factor.id {
-      model.sendSecondFactorCode(factor.id, appVerification: recaptchaToken)
+      model.sendSecondFactorCode(factor.id, appVerification: proof)
     } else if let code {
       model.submitSecondFactorCode(code, for: factor.id)
     }

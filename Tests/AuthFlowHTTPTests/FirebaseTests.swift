@@ -763,7 +763,13 @@ struct FirebaseTests {
     await runtime.send(.enrollPhone(phoneNumber: "+15555550123", appVerification: nil))
     await runtime.settled()
     #expect(await runtime.state.name == "firebaseAuthenticated")
-    await runtime.send(.enrollPhone(phoneNumber: "+15555550123", appVerification: "proof"))
+    // iOS's proof (a receipt and its push's secret) goes in `phoneEnrollmentInfo`.
+    let (receipt, _) = try await api.verifyIosClient(
+      appToken: "fedcba9876543210fedcba9876543210", isSandbox: false
+    ).get()
+    let proof = try #require(
+      AppVerification.iosApp(fromPush: try await iosPush(receipt: receipt), receipt: receipt))
+    await runtime.send(.enrollPhone(phoneNumber: "+15555550123", appVerification: proof))
     await runtime.settled()
     guard case .enrollingPhone(let enrolment, _) = await runtime.state else {
       Issue.record("expected a texted code to wait for, got \(await runtime.state)")
@@ -805,7 +811,10 @@ struct FirebaseTests {
       return
     }
     #expect(still.codeSent == nil)
-    await device.send(.sendSecondFactorCode(factor: phone.id, appVerification: "recaptcha-proof"))
+    // A reCAPTCHA Enterprise token goes in `phoneSignInInfo` with its client type and version.
+    await device.send(
+      .sendSecondFactorCode(
+        factor: phone.id, appVerification: .recaptchaEnterprise(token: "enterprise-proof")))
     await device.settled()
     guard case .secondFactorRequired(let sent, nil) = await device.state,
       let info = sent.codeSent?.sessionInfo
@@ -864,6 +873,59 @@ struct FirebaseTests {
     else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "verificationCodes") }
     let text = try #require(codes.first { $0["sessionInfo"] as? String == sessionInfo })
     return try #require(text["code"] as? String)
+  }
+
+  /// The silent push the stand-in sent for `receipt` (the push an app would get).
+  func iosPush(receipt: String) async throws -> [AnyHashable: Any] {
+    let url = URL(string: "http://\(standIn.hostPort)/_standin/iosPushes")!
+    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
+      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
+      let pushes = json["iosPushes"] as? [[String: Any]]
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "iosPushes") }
+    let push = try #require(pushes.first { $0["receipt"] as? String == receipt })
+    // As APNs delivers it: Firebase's entry among the app's own keys.
+    return [
+      "aps": ["content-available": 1],
+      "com.google.firebase.auth": ["receipt": receipt, "secret": push["secret"] ?? ""],
+    ]
+  }
+
+  @Test(
+    "iOS app verification live: verifyIosClient's receipt and the push's secret text a code and sign in; a secret that is not the push's is refused"
+  )
+  func iosAppVerificationLive() async throws {
+    let (receipt, timeout) = try await standIn.api().verifyIosClient(
+      appToken: "0123456789abcdef0123456789abcdef", isSandbox: true
+    ).get()
+    #expect(timeout > .zero && timeout <= .seconds(60))
+    let payload = try await iosPush(receipt: receipt)
+    #expect(AppVerification.iosApp(fromPush: payload, receipt: "another receipt") == nil)
+    let proof = try #require(AppVerification.iosApp(fromPush: payload, receipt: receipt))
+
+    let (device, notes) = await startedRuntime()
+    let number = "+15555550178"
+    await device.send(
+      .sendPhoneCode(phoneNumber: number, appVerification: .iosApp(receipt: receipt, secret: "x")))
+    await device.settled()
+    #expect(await device.state == .signedOut, "a secret that is not the push's texts nothing")
+    var refused: AuthError?
+    for await note in notes {
+      if case .error(let e) = note {
+        refused = e
+        break
+      }
+    }
+    #expect(refused?.code == "INVALID_APP_CREDENTIAL")
+    await device.send(.sendPhoneCode(phoneNumber: number, appVerification: proof))
+    await device.settled()
+    guard case .awaitingPhoneCode(let flow, nil) = await device.state, let info = flow.sessionInfo
+    else {
+      Issue.record("expected a texted code to wait for, got \(await device.state)")
+      return
+    }
+    await device.send(.submitPhoneCode(verificationCode: try await textedCode(info)))
+    await device.settled()
+    #expect(await device.state.session?.providers.contains("phone") == true)
   }
 
   @Test(

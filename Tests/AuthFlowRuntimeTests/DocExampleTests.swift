@@ -40,6 +40,42 @@ struct DocExampleTests {
     #expect(try Self.block("email-link-relaunch", in: "Docs/EmailAndAccount.md") == file)
   }
 
+  @Test("Docs/SecondFactors.md shows the compiled iOS push example exactly")
+  func iosPush() throws {
+    let file = try Self.source("IOSPushVerificationExample.swift")
+    #expect(try Self.block("ios-push-verification", in: "Docs/SecondFactors.md") == file)
+  }
+
+  @Test("the iOS push example texts the code with the push's proof, and leaves other pushes alone")
+  @MainActor
+  func iosPushWorks() async {
+    let interpreter = TestInterpreter()
+    await interpreter.answer(.sendVerificationCode) { _ in .verificationCodeSent(sessionInfo: "s") }
+    let model = AuthModel(
+      runtime: AuthRuntime(interpreter: interpreter, store: InMemorySessionStore()))
+    model.start()
+    #expect(await eventually { @MainActor in model.state == .signedOut })
+    let verification = PhoneVerification(model: model)
+    verification.receipt = "receipt-1"
+    verification.phoneNumber = "+15555550100"
+    #expect(!verification.handle(push: ["aps": ["alert": "hello"]]))
+    #expect(
+      !verification.handle(
+        push: ["com.google.firebase.auth": ["receipt": "receipt-0", "secret": "old"]]))
+    #expect(
+      verification.handle(
+        push: ["com.google.firebase.auth": #"{"receipt":"receipt-1","secret":"secret-1"}"#]))
+    #expect(await eventually { @MainActor in model.state.name == "awaitingPhoneCode" })
+    let sent = await interpreter.requests.filter { $0.kind == .sendVerificationCode }
+    #expect(
+      sent == [
+        .sendVerificationCode(
+          phoneNumber: "+15555550100",
+          appVerification: .iosApp(receipt: "receipt-1", secret: "secret-1"))
+      ])
+    model.stop()
+  }
+
   @Test("Docs/Embedding.md shows the compiled command-line and server examples exactly")
   func examples() throws {
     func example(_ path: String) throws -> String {

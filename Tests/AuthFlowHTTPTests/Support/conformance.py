@@ -1281,6 +1281,31 @@ def case_phone_needs_proof(c):
     c.error("sendVerificationCode", {"phoneNumber": "+15555550100"}, "MISSING_APP_CREDENTIAL")
 
 
+@case("wire reference (MFA/email §5.1, §5.2): the app's proof, by kind")
+def case_phone_proof_kinds(c):
+    number = {"phoneNumber": "+15555550100"}
+    c.error("verifyIosClient", {}, "MISSING_IOS_APP_TOKEN")
+    answer = c.ok("verifyIosClient", {"appToken": "a1b2c3d4e5f60718293a4b5c6d7e8f90",
+                                      "isSandbox": True})
+    check(answer["receipt"] and answer["suggestedTimeout"].isdigit(), str(answer))
+    push = [p for p in c.get("/_standin/iosPushes")["iosPushes"]
+            if p["receipt"] == answer["receipt"]]
+    check(len(push) == 1 and push[0]["secret"], "the silent push for the receipt")
+    ios = {"iosReceipt": answer["receipt"], "iosSecret": push[0]["secret"]}
+    check(c.ok("sendVerificationCode", dict(number, **ios))["sessionInfo"], "iOS proof")
+    c.error("sendVerificationCode", dict(number, iosReceipt=answer["receipt"], iosSecret="x"),
+            "INVALID_APP_CREDENTIAL")
+    c.error("sendVerificationCode", dict(number, iosReceipt=answer["receipt"]),
+            "MISSING_APP_CREDENTIAL")
+    c.error("sendVerificationCode", dict(number, captchaResponse="t"), "MISSING_CLIENT_TYPE")
+    c.error("sendVerificationCode", dict(number, captchaResponse="t", clientType="CLIENT_TYPE_IOS",
+                                         recaptchaVersion="V2"), "INVALID_RECAPTCHA_VERSION")
+    check(c.ok("sendVerificationCode", dict(number, captchaResponse="t",
+                                            clientType="CLIENT_TYPE_IOS",
+                                            recaptchaVersion="RECAPTCHA_ENTERPRISE"))
+          ["sessionInfo"], "reCAPTCHA Enterprise proof")
+
+
 @case("phone.spec.ts: should create new account by verifying phone number")
 def case_phone_sign_in(c):
     out = c.phone_user()

@@ -31,6 +31,8 @@ Test-only endpoints (no API key):
                          mints a custom token as a backend's service account would
   GET  /_standin/users                             users, revocations, refreshes, requests
   GET  /_standin/oobCodes, /_standin/verificationCodes   the mail and SMS nobody receives
+  GET  /_standin/iosPushes                         the silent pushes accounts:verifyIosClient
+                                                   sent ({appToken, receipt, secret}), nobody got
   (and the emulator's own GET /emulator/v1/projects/<id>/oobCodes|verificationCodes,
    DELETE /emulator/v1/projects/<id>/accounts)
 """
@@ -230,6 +232,7 @@ class Project:
         self.proofs = {}         # temporaryProof -> record
         self.auth_sessions = {}  # createAuthUri sessionId -> hosted code flow
         self.spent = set()       # (id_token, nonce) pairs already accepted
+        self.ios_pushes = []     # accounts:verifyIosClient: {appToken, receipt, secret, ...}
         self.revoked = []        # accounts:revokeToken calls
         self.refreshes = []      # localId of every successful refresh
 
@@ -443,6 +446,7 @@ FIELDS = {
     "signInWithPhoneNumber": {"sessionInfo": S, "code": S, "phoneNumber": S,
                               "temporaryProof": S, "idToken": S, "operation": S,
                               "tenantId": S, "verificationProof": S},
+    "verifyIosClient": {"appToken": S, "isSandbox": B, "tenantId": S},
     "sendVerificationCode": {"phoneNumber": S, "iosReceipt": S, "iosSecret": S,
                              "recaptchaToken": S, "tenantId": S, "autoRetrievalInfo": O,
                              "safetyNetToken": S, "playIntegrityToken": S,
@@ -1136,14 +1140,40 @@ def op_revokeToken(p, body):
 # MARK: - Phone
 
 
-def app_proof(info, what):
-    """Production wants one app-verification proof with every SMS (the stand-in cannot check
-    it, but it must be there)."""
+def app_proof(p, info, what):
+    """Production wants one app-verification proof with every SMS. The stand-in checks what it
+    can: an iOS receipt and secret must be a pair its own verifyIosClient sent (by push), and a
+    reCAPTCHA Enterprise token comes with its client type and version; a reCAPTCHA token it
+    cannot check, but it must be there."""
+    ios = info.get("iosReceipt") or info.get("iosSecret")
     has = (info.get("recaptchaToken") or info.get("captchaResponse")
            or info.get("playIntegrityToken") or info.get("safetyNetToken")
            or (info.get("iosReceipt") and info.get("iosSecret")))
     need(has, "MISSING_APP_CREDENTIAL : " + what + " needs an app verification proof "
          "(recaptchaToken, iosReceipt + iosSecret, ...)")
+    if ios:
+        need(info.get("iosReceipt") and info.get("iosSecret"),
+             "MISSING_APP_CREDENTIAL : iosReceipt and iosSecret go together")
+        need(any(push["receipt"] == info["iosReceipt"] and push["secret"] == info["iosSecret"]
+                 for push in p.ios_pushes),
+             "INVALID_APP_CREDENTIAL : The phone verification request contains an invalid "
+             "application verifier.")
+    if info.get("captchaResponse"):
+        need(info.get("clientType"), "MISSING_CLIENT_TYPE")
+        need(info.get("recaptchaVersion") == "RECAPTCHA_ENTERPRISE", "INVALID_RECAPTCHA_VERSION")
+
+
+def op_verifyIosClient(p, body):
+    """The first half of iOS app verification: a receipt now, its secret by silent push (here:
+    recorded for GET /_standin/iosPushes)."""
+    token = body.get("appToken")
+    need(token, "MISSING_IOS_APP_TOKEN")
+    need(re.fullmatch(r"[0-9a-fA-F]{16,400}", token),
+         "INVALID_ARGUMENT : appToken is the APNs device token in hex")
+    receipt = "rcpt-" + new_id(24)
+    p.ios_pushes.append({"appToken": token, "receipt": receipt, "secret": "scrt-" + new_id(24),
+                         "isSandbox": bool(body.get("isSandbox"))})
+    return {"receipt": receipt, "suggestedTimeout": "5"}
 
 
 def new_sms(p, phone, purpose, **extra):
@@ -1172,7 +1202,7 @@ def op_sendVerificationCode(p, body):
     owner = p.by_phone(body["phoneNumber"])
     need(not (owner and owner.get("mfaInfo")), "UNSUPPORTED_FIRST_FACTOR : A phone number cannot "
          "be set as a first factor on an SMS based MFA user.")
-    app_proof(body, "sendVerificationCode")
+    app_proof(p, body, "sendVerificationCode")
     return {"sessionInfo": new_sms(p, body["phoneNumber"], "phone")}
 
 
@@ -1245,7 +1275,7 @@ def op_mfaEnrollmentStart(p, body):
         need(not any(f.get("phoneInfo") == phone for f in user["mfaInfo"]),
              "SECOND_FACTOR_EXISTS : Phone number already enrolled as second factor for this "
              "account.")
-        app_proof(phone_info, "mfaEnrollment:start")
+        app_proof(p, phone_info, "mfaEnrollment:start")
         return {"phoneSessionInfo": {"sessionInfo": new_sms(
             p, phone, "enroll", localId=user["localId"])}}
     need(not any("phoneInfo" not in f for f in user["mfaInfo"]), "SECOND_FACTOR_LIMIT_EXCEEDED")
@@ -1346,7 +1376,7 @@ def op_mfaSignInStart(p, body):
     need("phoneInfo" in factor, "INVALID_ARGUMENT : MFA provider not supported!")
     need(body.get("phoneSignInInfo") is not None,
          "INVALID_ARGUMENT : Request contains an invalid argument.")
-    app_proof(body["phoneSignInInfo"], "mfaSignIn:start")
+    app_proof(p, body["phoneSignInInfo"], "mfaSignIn:start")
     session = new_sms(p, factor["phoneInfo"], "mfa", pending=body["mfaPendingCredential"],
                       enrollment=factor["mfaEnrollmentId"])
     return {"phoneResponseInfo": {"sessionInfo": session}}
@@ -1416,6 +1446,7 @@ OPS = {
     "signInWithEmailLink": op_signInWithEmailLink,
     "signInWithPhoneNumber": op_signInWithPhoneNumber,
     "sendVerificationCode": op_sendVerificationCode, "sendOobCode": op_sendOobCode,
+    "verifyIosClient": op_verifyIosClient,
     "resetPassword": op_resetPassword, "update": op_update, "lookup": op_lookup,
     "delete": op_delete, "createAuthUri": op_createAuthUri, "revokeToken": op_revokeToken,
     "mfaEnrollment:start": op_mfaEnrollmentStart,
@@ -1513,6 +1544,8 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             if url.path == "/_standin/users":
                 return self.send(200, snapshot())
+            if url.path == "/_standin/iosPushes":
+                return self.send(200, {"iosPushes": project("demo-authflow").ios_pushes})
             m = re.fullmatch(r"/emulator/v1/projects/([^/]+)/(oobCodes|verificationCodes)", url.path)
             if url.path in ("/_standin/oobCodes", "/_standin/verificationCodes") or m:
                 p = project(m.group(1) if m else "demo-authflow")
