@@ -273,7 +273,7 @@ extension Effect: Codable {
       appVerification: AppVerification?)
     case finalizeSecondFactorSignIn(
       requestId: RequestID, pendingCredential: String, factor: String, sessionInfo: String?,
-      verificationCode: String)
+      verificationCode: String, displayName: String?)
     case startTotpEnrollment(requestId: RequestID, idToken: String)
     case finalizeTotpEnrollment(
       requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
@@ -341,11 +341,11 @@ extension Effect: Codable {
     case .startSecondFactorSignIn(let id, let p, let f, let v):
       self = .request(
         id, .startSecondFactorSignIn(pendingCredential: p, factor: f, appVerification: v))
-    case .finalizeSecondFactorSignIn(let id, let p, let f, let i, let c):
+    case .finalizeSecondFactorSignIn(let id, let p, let f, let i, let c, let n):
       self = .request(
         id,
         .finalizeSecondFactorSignIn(
-          pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c))
+          pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c, displayName: n))
     case .startTotpEnrollment(let id, let t): self = .request(id, .startTotpEnrollment(idToken: t))
     case .finalizeTotpEnrollment(let id, let t, let i, let c, let n):
       self = .request(
@@ -421,9 +421,10 @@ extension Effect: Codable {
       case .startSecondFactorSignIn(let p, let f, let v):
         wire = .startSecondFactorSignIn(
           requestId: id, pendingCredential: p, factor: f, appVerification: v)
-      case .finalizeSecondFactorSignIn(let p, let f, let i, let c):
+      case .finalizeSecondFactorSignIn(let p, let f, let i, let c, let n):
         wire = .finalizeSecondFactorSignIn(
-          requestId: id, pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c)
+          requestId: id, pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c,
+          displayName: n)
       case .startTotpEnrollment(let t): wire = .startTotpEnrollment(requestId: id, idToken: t)
       case .finalizeTotpEnrollment(let t, let i, let c, let n):
         wire = .finalizeTotpEnrollment(

@@ -62,9 +62,11 @@ public protocol AuthInterpreter: Sendable {
   )
     async -> SecondFactorCodeAnswer
   /// `mfaSignIn:finalize` (v2): finish the sign-in with `factor`'s code (a TOTP factor's, or
-  /// the one texted for `sessionInfo`).
+  /// the one texted for `sessionInfo`); then give the account `displayName`, the name the first
+  /// factor's provider gave once, when it has none.
   func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String?
   ) async -> SessionAnswer
   /// `mfaEnrollment:start` (v2) with `totpEnrollmentInfo`: a TOTP secret for the account of
   /// `idToken` to enrol.
@@ -163,11 +165,12 @@ extension AuthInterpreter {
         id,
         await startSecondFactorSignIn(
           pendingCredential: pending, factor: factor, appVerification: proof))
-    case .finalizeSecondFactorSignIn(let pending, let factor, let info, let code):
+    case .finalizeSecondFactorSignIn(let pending, let factor, let info, let code, let name):
       .finalizeSecondFactorSignIn(
         id,
         await finalizeSecondFactorSignIn(
-          pendingCredential: pending, factor: factor, sessionInfo: info, verificationCode: code))
+          pendingCredential: pending, factor: factor, sessionInfo: info, verificationCode: code,
+          displayName: name))
     case .startTotpEnrollment(let token):
       .startTotpEnrollment(id, await startTotpEnrollment(idToken: token))
     case .finalizeTotpEnrollment(let token, let info, let code, let name):

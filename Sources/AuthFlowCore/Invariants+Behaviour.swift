@@ -1073,7 +1073,7 @@ enum Promises {
               .secondFactorAnsweredOnce, "a code was texted for \(f) without the app asking"))
           continue
         }
-      case .finalizeSecondFactorSignIn(let p, let f, let info, let code):
+      case .finalizeSecondFactorSignIn(let p, let f, let info, let code, _):
         (pending, factor) = (p, f)
         guard case .intent(.submitSecondFactorCode(f, code)) = event else {
           out.append(
@@ -1662,6 +1662,40 @@ enum Promises {
             lostName
               ? "the name \(delivered.provider) gave was not sent with its sign-in"
               : "the credential \(delivered.provider) delivered was altered before it was sent"))
+      }
+    }
+    // A provider's first factor that met a second factor: its name waits in the step and goes
+    // with the finalize, exactly.
+    if case .answer(.signInWithIdp(let id, .secondFactorRequired)) = event,
+      case .secondFactor(let step) = after.phase
+    {
+      var sent: IdPCredential?
+      switch before.phase {
+      case .providerFlow(let f) where f.request == id: sent = f.credential
+      case .migrating(let m) where m.request == id: sent = m.credential
+      case .deletingAccount(let d) where d.request == id:
+        if case .reauthenticating(let c) = d.step { sent = c }
+      default: break
+      }
+      if step.displayName != sent?.fullName {
+        out.append(
+          Violation(
+            .nameKept,
+            sent?.fullName == nil
+              ? "a second factor's step holds a name its first factor did not carry"
+              : "the name \(sent?.provider.rawValue ?? "the provider") gave was not kept for the "
+                + "second factor"))
+      }
+    }
+    for case .request(_, .finalizeSecondFactorSignIn(_, _, _, _, let name)) in effects {
+      guard case .secondFactor(let step) = before.phase else { continue }
+      if name != step.displayName {
+        out.append(
+          Violation(
+            .nameKept,
+            step.displayName == nil
+              ? "a second factor's finalize sent a name nobody gave"
+              : "the name the first factor's provider gave was not sent with the finalize"))
       }
     }
     // Only the user removes a name: a profile update the server answered.

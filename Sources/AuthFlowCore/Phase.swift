@@ -135,11 +135,15 @@ public struct SecondFactorStep: Hashable, Codable, Sendable {
   public var sendingCode: Bool
   /// The phone factor a code was texted for, and the `sessionInfo` that finishes with it.
   public var codeSent: SentCode?
+  /// The user's name the first factor's provider gave (a provider that gives it once): sent
+  /// with the finalize, so the account gets it when the sign-in finishes.
+  public var displayName: String?
 
   /// A step.
   public init(
     challenge: SecondFactorChallenge, resume: SecondFactorResume, request: RequestID? = nil,
-    factor: String? = nil, sendingCode: Bool = false, codeSent: SentCode? = nil
+    factor: String? = nil, sendingCode: Bool = false, codeSent: SentCode? = nil,
+    displayName: String? = nil
   ) {
     self.challenge = challenge
     self.resume = resume
@@ -147,6 +151,7 @@ public struct SecondFactorStep: Hashable, Codable, Sendable {
     self.factor = factor
     self.sendingCode = sendingCode
     self.codeSent = codeSent
+    self.displayName = displayName
   }
 }
 

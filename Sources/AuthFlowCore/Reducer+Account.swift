@@ -110,7 +110,8 @@ extension AuthMachine {
     case .secondFactorRequired(let challenge):
       // The account has second factors: the deletion waits for one, then goes on with this
       // credential (its authorization code revokes the grant).
-      return enterSecondFactor(challenge, .deleteAccount(credential: credential), fx: &fx)
+      return enterSecondFactor(
+        challenge, .deleteAccount(credential: credential), name: credential.fullName, fx: &fx)
     case .requestFailed(let error):
       if error.kind == .sessionDead {
         return signOut(

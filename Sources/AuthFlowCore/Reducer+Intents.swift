@@ -245,7 +245,7 @@ extension AuthMachine {
     step.request = send(
       .finalizeSecondFactorSignIn(
         pendingCredential: step.challenge.pendingCredential, factor: factor,
-        sessionInfo: sessionInfo, verificationCode: code), &fx)
+        sessionInfo: sessionInfo, verificationCode: code, displayName: step.displayName), &fx)
     phase = .secondFactor(step)
   }
 

@@ -485,9 +485,10 @@ extension AuthMachine {
       if let resume { self.resume(resume, now: now, fx: &fx) }
     case .secondFactorRequired(let challenge):
       switch flow.purpose {
-      case .signIn: enterSecondFactor(challenge, .signIn, fx: &fx)
+      case .signIn: enterSecondFactor(challenge, .signIn, name: credential.fullName, fx: &fx)
       case .reauthenticate(let resume):
-        enterSecondFactor(challenge, .reauthenticate(resume: resume), fx: &fx)
+        enterSecondFactor(
+          challenge, .reauthenticate(resume: resume), name: credential.fullName, fx: &fx)
       case .upgrade, .link:
         // A link is made for a signed-in user: Firebase asks no second factor there.
         phase = origin
@@ -589,7 +590,8 @@ extension AuthMachine {
       return migrated(to: session, choice: m.choice, now: now, fx: &fx)
     case .secondFactorRequired(let challenge):
       // The owner's account has second factors: the anonymous user waits for them.
-      return enterSecondFactor(challenge, .migrate(choice: m.choice), fx: &fx)
+      return enterSecondFactor(
+        challenge, .migrate(choice: m.choice), name: m.credential?.fullName, fx: &fx)
     case .credentialAlreadyInUse:
       error = .unexpectedResponse  // A sign-in without `linkTo` cannot conflict: a broken answer.
     case .accountExistsWithDifferentCredential(let email, _):
@@ -638,13 +640,16 @@ extension AuthMachine {
   /// A first factor answered with a challenge: wait for the second, holding the flow it
   /// interrupts (a challenge offering no factor is a broken answer).
   mutating func enterSecondFactor(
-    _ challenge: SecondFactorChallenge, _ resume: SecondFactorResume, fx: inout [Effect]
+    _ challenge: SecondFactorChallenge, _ resume: SecondFactorResume, name: String? = nil,
+    fx: inout [Effect]
   ) {
     guard !challenge.factors.isEmpty else {
       phase = resume.origin
       return Self.report(.unexpectedResponse, &fx)
     }
-    phase = .secondFactor(SecondFactorStep(challenge: challenge, resume: resume))
+    // A provider that gives the name once gave it with this first factor: the finalize sends it.
+    phase = .secondFactor(
+      SecondFactorStep(challenge: challenge, resume: resume, displayName: name))
   }
 
   /// A request of the current flow failed.

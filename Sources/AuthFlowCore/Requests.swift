@@ -64,9 +64,11 @@ public enum Request: Hashable, Sendable {
   case startSecondFactorSignIn(
     pendingCredential: String, factor: String, appVerification: AppVerification?)
   /// Firebase `mfaSignIn:finalize` (v2): finish a sign-in with the code of `factor`, a TOTP
-  /// factor's (no `sessionInfo`) or the one texted for `sessionInfo`.
+  /// factor's (no `sessionInfo`) or the one texted for `sessionInfo`; `displayName` is the name
+  /// the first factor's provider gave once, for the account when it has none.
   indirect case finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String)
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String? = nil)
   /// Firebase `mfaEnrollment:start` (v2) with `totpEnrollmentInfo`: a TOTP secret for the
   /// account of `idToken` to enrol.
   case startTotpEnrollment(idToken: String)

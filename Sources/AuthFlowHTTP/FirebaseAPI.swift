@@ -425,9 +425,12 @@ public struct FirebaseAPI: Sendable {
 
   /// `v2/accounts/mfaSignIn:finalize`: a TOTP factor sends its enrolment id and the code, a
   /// phone factor the texted code with its `sessionInfo`. The answer carries the tokens and no
-  /// `expiresIn` (nor `localId`): the ID token's `exp` and `user_id` stand in.
+  /// `expiresIn` (nor `localId`): the ID token's `exp` and `user_id` stand in. A `displayName`
+  /// (the name a provider that gives it once gave with the first factor) is then the account's,
+  /// as after a sign-in without a second factor.
   public func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String? = nil
   ) async -> SessionAnswer {
     var body: [String: Any] = ["mfaPendingCredential": pendingCredential]
     if let sessionInfo {
@@ -436,8 +439,21 @@ public struct FirebaseAPI: Sendable {
       body["mfaEnrollmentId"] = factor
       body["totpVerificationInfo"] = ["verificationCode": verificationCode]
     }
-    return SessionAnswer(
-      await session(from: callV2("mfaSignIn:finalize", body), anonymous: false))
+    switch await session(from: callV2("mfaSignIn:finalize", body), anonymous: false) {
+    case .failure(let e): return .requestFailed(error: e)
+    case .success(var s):
+      await keepName(displayName, in: &s)
+      return .signedIn(session: s)
+    }
+  }
+
+  /// A name a provider gave once, for an account that has none: set on the account (best
+  /// effort: Firebase may not have kept it) and kept in the session either way.
+  func keepName(_ name: String?, in s: inout Session) async {
+    guard let name, !name.isEmpty, s.displayName == nil else { return }
+    _ = await call(
+      "update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
+    s.displayName = name
   }
 
   /// `accounts:signInWithCustomToken` with a token the app's backend minted. The answer has no
@@ -529,12 +545,7 @@ public struct FirebaseAPI: Sendable {
     switch await session(from: result, anonymous: false) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(var s):
-      if let name = credential.fullName, s.displayName == nil {
-        // Apple's name arrives once; Firebase may not have kept it: set it, and keep it anyway.
-        _ = await call(
-          "update", ["idToken": s.idToken, "displayName": name, "returnSecureToken": false])
-        s.displayName = name
-      }
+      await keepName(credential.fullName, in: &s)  // Apple's name arrives once.
       return .signedIn(session: s)
     }
   }

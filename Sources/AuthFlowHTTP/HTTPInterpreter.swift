@@ -69,11 +69,12 @@ public struct HTTPInterpreter: AuthInterpreter {
   }
 
   public func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String?
   ) async -> SessionAnswer {
     await firebase.finalizeSecondFactorSignIn(
       pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
-      verificationCode: verificationCode)
+      verificationCode: verificationCode, displayName: displayName)
   }
 
   public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {

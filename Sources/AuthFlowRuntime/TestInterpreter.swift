@@ -212,12 +212,13 @@ public actor TestInterpreter: AuthInterpreter {
   }
 
   public func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String?
   ) async -> SessionAnswer {
     await next(
       .finalizeSecondFactorSignIn(
         pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
-        verificationCode: verificationCode)
+        verificationCode: verificationCode, displayName: displayName)
     ) { .requestFailed(error: $0) }
   }
 

@@ -199,7 +199,10 @@ public enum Vocabulary {
     case .signInWithEmailLink: ["requestId", "email", "code", "linkTo"]
     case .startSecondFactorSignIn: ["requestId", "pendingCredential", "factor", "appVerification"]
     case .finalizeSecondFactorSignIn:
-      ["requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode"]
+      [
+        "requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode",
+        "displayName",
+      ]
     case .startTotpEnrollment: ["requestId", "idToken"]
     case .withdrawSecondFactor: ["requestId", "idToken", "factor"]
     case .finalizeTotpEnrollment, .finalizePhoneEnrollment:
@@ -393,7 +396,7 @@ public enum Vocabulary {
     case .startSecondFactorSignIn:
       "Firebase `v2/accounts/mfaSignIn:start {mfaPendingCredential, mfaEnrollmentId, phoneSignInInfo}`: text a code to a phone factor"
     case .finalizeSecondFactorSignIn:
-      "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`"
+      "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`; `displayName`, the name a provider that gives it once gave with the first factor, is then set on the account"
     case .startTotpEnrollment:
       "Firebase `v2/accounts/mfaEnrollment:start {idToken, totpEnrollmentInfo: {}}`: a TOTP secret to enrol"
     case .finalizeTotpEnrollment:

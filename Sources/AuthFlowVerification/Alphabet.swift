@@ -585,10 +585,15 @@ public enum Alphabet {
           id,
           .signedIn(session: session(current?.uid ?? "user-1", providers: [provider]))),
         .signInWithIdp(id, .signedIn(session: session("user-2", providers: [provider]))),
+        // The conflict's credential keeps the name a provider that gives it once gave (the
+        // HTTP interpreter copies it from the credential it sent).
         .signInWithIdp(
           id,
           .credentialAlreadyInUse(
-            credential: IdPCredential(provider: provider, idToken: world.fresh("g-")),
+            credential: IdPCredential(
+              provider: provider, idToken: world.fresh("g-"),
+              givenName: traits.givesNameOnce ? "Mike" : nil,
+              familyName: traits.givesNameOnce ? "Example" : nil),
             email: "mike@example.com")),
         // A conflict answer with nothing to retry with.
         .signInWithIdp(

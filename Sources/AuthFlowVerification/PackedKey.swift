@@ -469,6 +469,7 @@ struct PackedEncoder {
       } else {
         put(0)
       }
+      string(step.displayName)
     }
   }
 

@@ -375,7 +375,8 @@ struct InstantInterpreter: AuthInterpreter {
     async -> SecondFactorCodeAnswer
   { .requestFailed(error: offline) }
   func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String?
   ) async -> SessionAnswer { .requestFailed(error: offline) }
   func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
     .requestFailed(error: offline)

@@ -61,6 +61,58 @@ struct AppleTests {
   }
 
   @Test(
+    "an Apple sign-in that meets a second factor: the name Apple gave goes with the code that finishes it, onto the account"
+  )
+  func nameAcrossSecondFactor() async throws {
+    // An Apple account without a name, with an authenticator app enrolled.
+    var first = apple("apple-mfa", nonce: "raw-m1")
+    (first.givenName, first.familyName) = (nil, nil)
+    let account = try session(await api.signInWithIdp(first, linkTo: nil))
+    #expect(account.displayName == nil)
+    try await standIn.admin("admin", ["localId": account.uid, "emailVerified": true])
+    guard
+      case .totpSecretIssued(let secret) = await api.startTotpEnrollment(idToken: account.idToken)
+    else {
+      Issue.record("expected a TOTP secret")
+      return
+    }
+    let code = try #require(
+      TOTP.code(base32Secret: secret.sharedSecretKey, at: Date().timeIntervalSince1970))
+    guard
+      case .totpEnrolled = await api.finalizeTotpEnrollment(
+        idToken: account.idToken, sessionInfo: secret.sessionInfo, verificationCode: code,
+        displayName: "App")
+    else {
+      Issue.record("expected the enrolment")
+      return
+    }
+    // Apple again, now with the name (as after the user stopped using Apple with the app).
+    guard
+      case .secondFactorRequired(let challenge) = await api.signInWithIdp(
+        apple("apple-mfa", nonce: "raw-m2"), linkTo: nil)
+    else {
+      Issue.record("expected the second factor")
+      return
+    }
+    let later = try #require(
+      TOTP.code(base32Secret: secret.sharedSecretKey, at: Date().timeIntervalSince1970))
+    guard
+      case .signedIn(let signedIn) = await api.finalizeSecondFactorSignIn(
+        pendingCredential: challenge.pendingCredential, factor: challenge.factors[0].id,
+        sessionInfo: nil, verificationCode: later, displayName: "Ana Lima")
+    else {
+      Issue.record("expected the finalize to sign in")
+      return
+    }
+    #expect(signedIn.uid == account.uid && signedIn.displayName == "Ana Lima")
+    guard case .accountReloaded(let profile) = await api.reload(idToken: signedIn.idToken) else {
+      Issue.record("expected the account")
+      return
+    }
+    #expect(profile.displayName == "Ana Lima", "the account has the name, not only the session")
+  }
+
+  @Test(
     "an Apple link conflict answers a pendingToken; the retry without the nonce signs in to the owner"
   )
   func conflictPendingToken() async throws {
