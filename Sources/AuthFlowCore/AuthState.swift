@@ -34,12 +34,13 @@ public enum AuthState: Hashable, Codable, Sendable {
   case deletingAccount(deletion: Deletion, user: SignedInUser)
   /// `unlinkProvider` in flight.
   case unlinkingProvider(unlink: Unlink, user: SignedInUser)
-  /// `signInWithPassword` in flight.
-  case signingInWithEmail(request: RequestID, email: String)
+  /// `signInWithPassword` in flight; with `user`, the guest whose upgrade met this account
+  /// waits for it (their data then moves to it).
+  case signingInWithEmail(request: RequestID, email: String, user: SignedInUser? = nil)
   /// `signUpWithPassword` in flight; with `user`, it links the anonymous user.
   case creatingAccount(request: RequestID, email: String, user: SignedInUser?)
-  /// `sendPasswordReset` in flight.
-  case sendingPasswordReset(request: RequestID, email: String)
+  /// `sendPasswordReset` in flight; with `user`, the guest waiting for the account.
+  case sendingPasswordReset(request: RequestID, email: String, user: SignedInUser? = nil)
   /// `lookupAccount` in flight (a reload).
   case reloadingAccount(request: RequestID, user: SignedInUser)
   /// `sendVerificationEmail` in flight.
@@ -75,8 +76,9 @@ public enum AuthState: Hashable, Codable, Sendable {
   case secondFactorRequired(step: SecondFactorStep, user: SignedInUser?)
   /// A provider's sign-in found an account with the same email that signs in another way
   /// (Firebase's `needConfirmation`): sign in that way (`link.providers`, as far as Firebase
-  /// says), and the provider's credential is linked to the account; nobody is signed in.
-  case accountExistsWithDifferentCredential(link: PendingLink)
+  /// says), and the provider's credential is linked to the account. Nobody is signed in, or
+  /// (`user`) the guest whose upgrade met the account: their data moves to it once signed in.
+  case accountExistsWithDifferentCredential(link: PendingLink, user: SignedInUser? = nil)
   /// `startTotpEnrollment` in flight: a TOTP secret to enrol is asked for.
   case startingTotpEnrollment(request: RequestID, user: SignedInUser)
   /// `withdrawSecondFactor` in flight: the factor `factor` is being removed.
@@ -148,9 +150,10 @@ extension AuthState {
     case .unlinkingProvider(let u): self = .unlinkingProvider(unlink: u, user: user ?? .missing)
     case .emailFlow(let e):
       switch e.kind {
-      case .signIn: self = .signingInWithEmail(request: e.request, email: e.email)
+      case .signIn: self = .signingInWithEmail(request: e.request, email: e.email, user: user)
       case .createAccount: self = .creatingAccount(request: e.request, email: e.email, user: user)
-      case .passwordReset: self = .sendingPasswordReset(request: e.request, email: e.email)
+      case .passwordReset:
+        self = .sendingPasswordReset(request: e.request, email: e.email, user: user)
       case .reauthenticate:
         self = .reauthenticatingWithPassword(
           request: e.request, email: e.email, resume: e.resume, user: user ?? .missing)
@@ -189,7 +192,8 @@ extension AuthState {
         self = .withdrawingSecondFactor(request: f.request, factor: factor, user: user ?? .missing)
       }
     case .secondFactor(let step): self = .secondFactorRequired(step: step, user: user)
-    case .accountExists(let link): self = .accountExistsWithDifferentCredential(link: link)
+    case .accountExists(let link):
+      self = .accountExistsWithDifferentCredential(link: link, user: user)
     case .totpEnrollment(let e): self = .enrollingTotp(enrollment: e, user: user ?? .missing)
     case .phoneEnrollment(let e): self = .enrollingPhone(enrollment: e, user: user ?? .missing)
     case .phoneSignIn(let f):
@@ -222,12 +226,12 @@ extension AuthState {
     case .reauthenticationRequired(let op, let u): (.reauthenticationRequired(operation: op), u)
     case .deletingAccount(let d, let u): (.deletingAccount(d), u)
     case .unlinkingProvider(let unlink, let u): (.unlinkingProvider(unlink), u)
-    case .signingInWithEmail(let r, let e):
-      (.emailFlow(EmailFlow(kind: .signIn, request: r, email: e)), nil)
+    case .signingInWithEmail(let r, let e, let u):
+      (.emailFlow(EmailFlow(kind: .signIn, request: r, email: e)), u)
     case .creatingAccount(let r, let e, let u):
       (.emailFlow(EmailFlow(kind: .createAccount, request: r, email: e)), u)
-    case .sendingPasswordReset(let r, let e):
-      (.emailFlow(EmailFlow(kind: .passwordReset, request: r, email: e)), nil)
+    case .sendingPasswordReset(let r, let e, let u):
+      (.emailFlow(EmailFlow(kind: .passwordReset, request: r, email: e)), u)
     case .reloadingAccount(let r, let u): (.accountFlow(AccountFlow(kind: .reload, request: r)), u)
     case .sendingVerificationEmail(let r, let u):
       (.accountFlow(AccountFlow(kind: .sendVerificationEmail, request: r)), u)
@@ -278,7 +282,7 @@ extension AuthState {
           AccountFlow(kind: .changeEmail, request: r, operation: .changeEmail(newEmail: e))), u
       )
     case .secondFactorRequired(let step, let u): (.secondFactor(step), u)
-    case .accountExistsWithDifferentCredential(let link): (.accountExists(link), nil)
+    case .accountExistsWithDifferentCredential(let link, let u): (.accountExists(link), u)
     }
   }
 

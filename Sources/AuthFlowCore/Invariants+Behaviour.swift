@@ -994,6 +994,43 @@ enum Promises {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ out: inout [Violation]
   ) {
+    // A sign-in's (nobody signed in) or a guest's upgrade's `needConfirmation`, and the
+    // upgrade's `EMAIL_EXISTS`, wait with the credential sent and the user before.
+    if case .answer(.signInWithIdp(let id, _)) = event, case .providerFlow(let f) = before.phase,
+      f.request == id, f.purpose != .signIn, f.purpose != .upgrade,
+      case .accountExists = after.phase
+    {
+      // A link or a reauthentication is for a signed-in user: nothing to wait for.
+      out.append(
+        Violation(.pendingCredentialLinked, "a link or a reauthentication waits for an account"))
+    }
+    if case .answer(.signInWithIdp(let id, let answer)) = event,
+      case .providerFlow(let f) = before.phase, f.request == id, let sent = f.credential,
+      f.purpose == .signIn || f.purpose == .upgrade
+    {
+      var found = false
+      if case .accountExistsWithDifferentCredential = answer { found = true }
+      if case .requestFailed(let e) = answer, e.code == "EMAIL_EXISTS", f.purpose == .upgrade {
+        found = true
+      }
+      if found {
+        let waits: Bool
+        if case .accountExists(let l) = after.phase {
+          waits =
+            l.credential == sent && l.guest == before.user?.session.uid
+            && after.user == before.user
+        } else {
+          waits = false
+        }
+        if !waits {
+          out.append(
+            Violation(
+              .pendingCredentialLinked,
+              "\(f.purpose == .upgrade ? "a guest's upgrade" : "a sign-in") that met an account "
+                + "with the email does not wait with the credential and the user before"))
+        }
+      }
+    }
     var waiting = before.pendingLink
     if case .accountExists(let link) = before.phase { waiting = link }
     guard let link = waiting else { return }
@@ -1002,22 +1039,38 @@ enum Promises {
       out.append(
         Violation(.pendingCredentialLinked, "the waiting \(provider) credential signed someone in"))
     }
+    // Who waits: nobody, or the guest whose upgrade met the account (kept as they were).
+    let guest = link.guest
     if case .intent(.cancelTapped) = event, case .accountExists = before.phase {
-      if after.pendingLink != nil || after.stateName != .signedOut {
+      if after.pendingLink != nil || after.stateName != (guest == nil ? .signedOut : .anonymous)
+        || after.user?.session != before.user?.session
+      {
         out.append(
-          Violation(.pendingCredentialLinked, "a cancelled wait kept the \(provider) credential"))
+          Violation(
+            .pendingCredentialLinked,
+            "a cancelled wait kept the \(provider) credential or changed the user before"))
       }
       return
     }
-    if before.user == nil, after.user == nil, case .resting = after.phase,
-      !Invariants.isStoreChange(event), !isSignOut(event)
+    if before.user?.session.uid == guest, after.user?.session.uid == guest,
+      case .resting = after.phase, !Invariants.isStoreChange(event), !isSignOut(event)
     {
       out.append(
         Violation(
           .pendingCredentialLinked,
           "a sign-in from the wait ended without a session and dropped the \(provider) credential"))
     }
-    guard before.user == nil, let session = after.user?.session, !Invariants.isStoreChange(event)
+    if let guest, before.user?.session.uid == guest, let owner = after.user?.session,
+      owner.uid != guest, !Invariants.isStoreChange(event),
+      owner.pendingCleanup?.uid != guest
+    {
+      out.append(
+        Violation(
+          .pendingCredentialLinked,
+          "\(owner.uid) signed in from the guest's wait without taking the guest's data"))
+    }
+    guard before.user?.session.uid == guest, let session = after.user?.session,
+      session.uid != guest, !Invariants.isStoreChange(event)
     else { return }
     let sameEmail = link.email.map { $0.lowercased() == session.email?.lowercased() } ?? true
     let linked = effects.contains {

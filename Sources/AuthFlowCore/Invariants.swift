@@ -296,7 +296,10 @@ extension Phase {
       }
     case .migrationRequired, .migrating: return user?.session.anonymous == true
     case .reauthenticationRequired, .deletingAccount: return user != nil
-    case .accountExists: return user == nil
+    case .accountExists(let link):
+      // Nobody, or the guest whose upgrade met the account.
+      guard let guest = link.guest else { return user == nil }
+      return user?.session.anonymous == true && user?.session.uid == guest
     case .totpEnrollment, .phoneEnrollment: return user?.session.anonymous == false
     case .secondFactor(let step):
       // No session while a sign-in waits for its second factor; a reauthentication proves the
@@ -309,7 +312,8 @@ extension Phase {
     case .unlinkingProvider: return user?.session.anonymous == false
     case .emailFlow(let e):
       switch e.kind {
-      case .signIn, .passwordReset: return user == nil
+      // Nobody, or a guest (only the one whose upgrade met an account: `pendingCredentialLinked`).
+      case .signIn, .passwordReset: return user?.session.anonymous ?? true
       case .createAccount, .sendSignInLink, .linkSignIn: return user?.session.anonymous ?? true
       case .reauthenticate: return user?.session.anonymous == false
       }
@@ -395,6 +399,15 @@ public enum Invariants {
         Violation(
           .userMatchesPhase,
           "\(after.stateName) with \(after.user.map { "user \($0.session.uid)" } ?? "no user")"))
+    }
+    // A guest signs in with a password (or resets one) only for the account their upgrade met.
+    if case .emailFlow(let e) = after.phase, e.kind == .signIn || e.kind == .passwordReset,
+      let u = after.user, u.session.uid != after.pendingLink?.guest
+    {
+      out.append(
+        Violation(
+          .userMatchesPhase,
+          "\(after.stateName) with guest \(u.session.uid), who waits for no account"))
     }
   }
 
@@ -629,6 +642,10 @@ public enum Invariants {
   static func isMigrating(_ machine: AuthMachine) -> Bool {
     if case .migrating = machine.phase { return true }
     if case .secondFactor(let step) = machine.phase, case .migrate = step.resume { return true }
+    // A guest's password sign-in to the account their upgrade met is a migration's.
+    if case .emailFlow(let e) = machine.phase, e.kind == .signIn, machine.guestWaitsForAccount {
+      return true
+    }
     return false
   }
 
@@ -646,6 +663,9 @@ public enum Invariants {
       // The owner's second factor: a session is the migration's end, a failure is about the
       // owner's account.
       return a.signedInSession != nil
+    case (.emailFlow(let e), .answer(let a))
+    where isMigrating(before) && a.id == e.request:
+      return a.signedInSession != nil  // As a migration's sign-in: a failure is the account's.
     case (_, .answer(let a)) where a.error?.kind == .sessionDead: return true
     default: return false
     }

@@ -110,11 +110,18 @@ public struct PendingLink: Hashable, Codable, Sendable {
   public var email: String?
   /// The ways in the account has, as far as Firebase said (`verifiedProvider`; may be empty).
   public var providers: [ProviderID]
+  /// The guest whose upgrade met the account (its uid), kept signed in while the user signs in
+  /// to the account; their data then moves to it as a migration's does. Nil when nobody was
+  /// signed in.
+  public var guest: String?
 
-  public init(credential: IdPCredential, email: String?, providers: [ProviderID]) {
+  public init(
+    credential: IdPCredential, email: String?, providers: [ProviderID], guest: String? = nil
+  ) {
     self.credential = credential
     self.email = email
     self.providers = providers
+    self.guest = guest
   }
 }
 

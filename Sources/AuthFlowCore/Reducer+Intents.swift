@@ -35,7 +35,11 @@ extension AuthMachine {
         phase = .emailFlow(EmailFlow(kind: .signIn, request: r, email: email))
         return
       }
-      if user.session.anonymous {
+      if guestWaitsForAccount {
+        // The account the guest's upgrade met, signed in to as a migration's sign-in.
+        let r = send(.signInWithPassword(email: email, password: password), &fx)
+        phase = .emailFlow(EmailFlow(kind: .signIn, request: r, email: email))
+      } else if user.session.anonymous {
         // Signing in elsewhere would orphan the anonymous data: upgrade, or sign out first.
         Self.report(AuthError(code: "ANONYMOUS_USER_SIGNED_IN"), &fx)
       }
@@ -45,7 +49,7 @@ extension AuthMachine {
         .signUpWithPassword(email: email, password: password, linkTo: user?.session.idToken), &fx)
       phase = .emailFlow(EmailFlow(kind: .createAccount, request: r, email: email))
     case .sendPasswordReset(let email):
-      guard case .resting = phase, user == nil else { return }
+      guard case .resting = phase, user == nil || guestWaitsForAccount else { return }
       let r = send(.sendPasswordReset(email: email), &fx)
       phase = .emailFlow(EmailFlow(kind: .passwordReset, request: r, email: email))
     case .migrationDecided(let choice):
@@ -257,6 +261,15 @@ extension AuthMachine {
   /// Sign in with, or link, a provider: the new-user, upgrade and link cases start here.
   mutating func providerTapped(_ provider: ProviderID, link: Bool, fx: inout [Effect]) {
     guard case .resting = phase else { return }  // A flow is already under way.
+    if guestWaitsForAccount, !link {
+      // The account the guest's upgrade met, signed in to the way it has: a migration's
+      // sign-in (its consent step, then `signInWithIdp` without `linkTo`), asked once.
+      let r = send(.authorize(provider: provider, intent: .signIn, loginHint: nil), &fx)
+      phase = .migrating(
+        Migration(
+          choice: .merge, request: r, credential: nil, provider: provider, reauthorized: true))
+      return
+    }
     let purpose: ProviderPurpose
     switch (user?.session.anonymous, link) {
     case (nil, false): purpose = .signIn
@@ -417,7 +430,8 @@ extension AuthMachine {
       if case .deleteAccount = step.resume { return abortDeletion(nil, fx: &fx) }
       phase = step.resume.origin
     case .accountExists:
-      phase = .resting  // The provider's credential is not linked: signed out, nothing kept.
+      // The provider's credential is not linked: the user before (nobody, or the guest) stays.
+      phase = .resting
     case .totpEnrollment(let e):
       // The secret is dropped; a code already sent cannot be taken back.
       if e.request == nil { phase = .resting }

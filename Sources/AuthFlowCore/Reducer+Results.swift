@@ -21,7 +21,9 @@ extension AuthMachine {
       guard case .emailFlow(let flow) = phase, flow.request == id else { return }
       let resume: SecondFactorResume
       switch flow.kind {
-      case .signIn: resume = .signIn
+      // A guest's sign-in to the account their upgrade met is a migration's: the guest stays
+      // until it succeeds, then their data moves to the account.
+      case .signIn: resume = guestWaitsForAccount ? .migrate(choice: .merge) : .signIn
       case .reauthenticate: resume = .reauthenticate(resume: flow.resume)
       case .createAccount, .passwordReset, .sendSignInLink, .linkSignIn: return
       }
@@ -367,12 +369,44 @@ extension AuthMachine {
     }
   }
 
+  /// A guest's upgrade found that another account has the provider's email: the guest stays
+  /// signed in while the user signs in to that account, which then gets the guest's data and
+  /// the credential.
+  mutating func guestMeetsAccount(
+    _ credential: IdPCredential, email: String?, providers: [ProviderID]
+  ) {
+    pendingLink = nil
+    phase = .accountExists(
+      PendingLink(
+        credential: credential, email: email, providers: providers, guest: user?.session.uid))
+  }
+
+  /// Whether the signed-in guest is waiting for a sign-in to the account that has their
+  /// upgrade's email (the wait left for that sign-in, or the sign-in under way).
+  var guestWaitsForAccount: Bool {
+    guard let guest = pendingLink?.guest, let session = user?.session else { return false }
+    return session.anonymous && session.uid == guest
+  }
+
   /// After each event, while a provider credential waits to be linked (`pendingLink`): a flow
   /// that ended without a session returns to `accountExists`; a session this machine signed in
   /// to the account with the credential's email gets the link at once; any other session (
   /// another process's, another account's) drops the credential, the latter visibly.
   mutating func settlePendingLink(after event: Event, now: Instant, fx: inout [Effect]) {
     guard let link = pendingLink else { return }
+    if guestWaitsForAccount {
+      // The guest still waits: a flow under way goes on; one that ended without the account
+      // comes back to the wait, the guest as before.
+      if case .resting = phase {
+        pendingLink = nil
+        phase = .accountExists(link)
+      }
+      return
+    }
+    if link.guest != nil, user == nil {
+      pendingLink = nil  // The guest signed out meanwhile: nothing is linked to nobody.
+      return
+    }
     guard let session = user?.session else {
       if case .resting = phase {
         pendingLink = nil
@@ -495,15 +529,22 @@ extension AuthMachine {
         Self.report(Self.secondFactorNotHere, &fx)
       }
     case .accountExistsWithDifferentCredential(let email, let providers):
-      guard flow.purpose == .signIn else {
-        // Only a sign-in looks for an account by email; anything else is reported.
+      switch flow.purpose {
+      case .signIn:
+        // Sign in the way the account has, then the credential is linked to it.
+        pendingLink = nil
+        phase = .accountExists(
+          PendingLink(credential: credential, email: email, providers: providers))
+      case .upgrade:
+        guestMeetsAccount(credential, email: email, providers: providers)
+      case .link, .reauthenticate:
+        // Only a sign-in or a guest's upgrade looks for an account by email.
         phase = origin
-        return Self.report(AuthError(code: "NEED_CONFIRMATION", message: email), &fx)
+        Self.report(AuthError(code: "NEED_CONFIRMATION", message: email), &fx)
       }
-      // Sign in the way the account has, then the credential is linked to it.
-      pendingLink = nil
-      phase = .accountExists(
-        PendingLink(credential: credential, email: email, providers: providers))
+    case .requestFailed(let error) where flow.purpose == .upgrade && error.code == "EMAIL_EXISTS":
+      // The provider's email is another account's: the same wait as a `needConfirmation`.
+      guestMeetsAccount(credential, email: credential.email, providers: [])
     case .credentialAlreadyInUse(let conflict, let email):
       guard flow.purpose == .upgrade else {
         // A permanent user's provider account belongs to someone else. Nothing changes.

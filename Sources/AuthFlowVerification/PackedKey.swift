@@ -63,6 +63,7 @@ extension PackedEncoder {
     string(link.email)
     put(UInt32(link.providers.count))
     for p in link.providers { string(p.rawValue) }
+    string(link.guest)
   }
 
   /// The store, only where it can differ from the machine's session (see `AbstractState`).

@@ -218,7 +218,7 @@ struct AppleTests {
     await runtime.start()
     await runtime.send(.signInWithProviderTapped(provider: .apple))
     await runtime.settled()
-    guard case .accountExistsWithDifferentCredential(let link) = await runtime.state else {
+    guard case .accountExistsWithDifferentCredential(let link, _) = await runtime.state else {
       Issue.record("expected the wait, got \(await runtime.state)")
       return
     }

@@ -38,7 +38,7 @@ final class AuthenticationViewModel {
     case .signedOut: "Welcome"
     case .anonymous: "Guest"
     case .migrationRequired: "This Google account already has data"
-    case .accountExistsWithDifferentCredential(let link):
+    case .accountExistsWithDifferentCredential(let link, _):
       "\(link.email ?? "This email") has an account: sign in to it to add \(link.credential.provider)"
     case .firebaseAuthenticated(let user): user.session.email ?? "Signed in"
     default: "Signing in…"
