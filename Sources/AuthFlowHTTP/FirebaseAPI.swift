@@ -511,6 +511,12 @@ public struct FirebaseAPI: Sendable {
     let result = await call("signInWithIdp", body)
     if case .success(let json) = result, let message = json["errorMessage"] as? String {
       let code = FirebaseError.code(in: message)
+      if code == "EMAIL_EXISTS", linkTo != nil {
+        // A link (a guest's upgrade) whose provider email is another account's: that account
+        // signs in another way, as a `needConfirmation` says (its ways in are not given).
+        return .accountExistsWithDifferentCredential(
+          email: Self.nonEmpty(json["email"]) ?? credential.email, providers: [])
+      }
       if code == "FEDERATED_USER_ID_ALREADY_LINKED" {
         let reusable = credential.rawNonce == nil ? credential.idToken : nil
         let updated = IdPCredential(

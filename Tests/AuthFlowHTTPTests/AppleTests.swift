@@ -234,6 +234,61 @@ struct AppleTests {
     #expect(await nonces.next() == "nonce-seq-3", "Apple was asked twice: sign-in, then link")
   }
 
+  @Test(
+    "a guest whose Apple email is a password account's waits as a guest; the password signs in to the account, which gets the guest's data and Apple, and the guest's account goes after migrationFinished"
+  )
+  func guestAccountExistsLive() async throws {
+    let email = "guest-meets-account@example.com"
+    guard
+      case .signedIn(let owner) = await api.signUp(
+        email: email, password: "secret-pw-1", linkTo: nil)
+    else {
+      Issue.record("could not create the password account")
+      return
+    }
+    let nonces = NonceSequence()
+    let consent = AppSuppliedConsent { _, _, _ in
+      let n = await nonces.next()
+      return .providerSucceeded(
+        credential: IdPCredential(
+          provider: .apple, idToken: fakeAppleToken(sub: "apple-gm", rawNonce: n, email: email),
+          rawNonce: n, authorizationCode: "code-" + n))
+    }
+    let runtime = AuthRuntime(
+      interpreter: HTTPInterpreter(firebase: api, consents: [.apple: consent]),
+      store: InMemorySessionStore())
+    await runtime.start()
+    await runtime.send(.signInAnonymouslyTapped)
+    await runtime.settled()
+    let guest = try #require(await runtime.state.session)
+    #expect(guest.anonymous)
+    await runtime.send(.signInWithProviderTapped(provider: .apple))
+    await runtime.settled()
+    guard case .accountExistsWithDifferentCredential(let link, let user) = await runtime.state
+    else {
+      Issue.record("expected the guest's wait, got \(await runtime.state)")
+      return
+    }
+    #expect(link.guest == guest.uid && user?.session.uid == guest.uid, "the guest is kept")
+    #expect(link.email == email)
+    await runtime.send(.signInWithEmail(email: email, password: "wrong-password"))
+    await runtime.settled()
+    #expect(await runtime.state.kind == .accountExistsWithDifferentCredential)
+    #expect(await runtime.state.session?.uid == guest.uid)
+    await runtime.send(.signInWithEmail(email: email, password: "secret-pw-1"))
+    await runtime.settled()
+    let session = try #require(await runtime.state.session)
+    #expect(await runtime.state.kind == .firebaseAuthenticated)
+    #expect(session.uid == owner.uid && session.pendingCleanup?.uid == guest.uid)
+    #expect(Set(session.providers) == ["password", "apple.com"], "\(session.providers)")
+    #expect(try await standIn.users().count == 2, "the guest's account waits for its data")
+    await runtime.send(.migrationFinished)
+    await runtime.settled()
+    #expect(await runtime.state.session?.pendingCleanup == nil)
+    let users = try await standIn.users()
+    #expect(users.count == 1, "only the account is left: \(users)")
+  }
+
   @Test("deleting an Apple account through the runtime revokes with a fresh code, then deletes")
   func deletionSaga() async throws {
     let nonces = NonceSequence()
