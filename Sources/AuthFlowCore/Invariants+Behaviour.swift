@@ -1615,8 +1615,9 @@ enum Promises {
       if case .request(_, .signInWithIdp(let c, _)) = e { return c }
       return nil
     }
+    // A migration asks the provider to sign in (a link resumed beside it asks to link).
     let asked = effects.contains {
-      if case .request(_, .authorize) = $0 { return true }
+      if case .request(_, .authorize(_, .signIn, _)) = $0 { return true }
       return false
     }
     if let conflict {

@@ -317,7 +317,7 @@ public enum Vocabulary {
     case .secondFactorRequired:
       "the first factor (a password, an email link, a provider's credential) was right and the account has second factors: `pendingCredential` (a secret) finishes the sign-in with one of `factors`; `email` optional"
     case .accountExistsWithDifferentCredential:
-      "another account has the credential's `email` and signs in another way (`providers`, as far as Firebase says; Firebase's `needConfirmation`): no session; a sign-in waits in `accountExistsWithDifferentCredential`"
+      "another account has the credential's `email` and signs in another way (`providers`, as far as Firebase says; Firebase's `needConfirmation`): no session; a sign-in, or a guest's upgrade (the guest kept), waits in `accountExistsWithDifferentCredential`"
     case .secondFactorCodeSent:
       "a code was texted to the phone factor; `sessionInfo` (a secret) finishes with it"
     case .credentialAlreadyInUse:
