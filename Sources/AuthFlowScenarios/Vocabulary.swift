@@ -293,11 +293,11 @@ public enum Vocabulary {
     case .withdrawSecondFactor:
       "withdraw the second `factor` (its enrolment id) from the signed-in permanent account; the account is reloaded after, for the session's `secondFactors`; a login too old for it waits in `reauthenticationRequired`"
     case .enrollPhone:
-      "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof, passed through; a login too old for it waits in `reauthenticationRequired`"
+      "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; a login too old for it waits in `reauthenticationRequired`"
     case .submitPhoneEnrollmentCode:
       "in `enrollingPhone`, finish the enrolment with the texted `verificationCode`, naming the factor `displayName` (optional, default \"Phone\"); a wrong code keeps waiting for another"
     case .sendPhoneCode:
-      "text a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), to upgrade the guest, or to add it to the signed-in account; `appVerification` (optional) is the app's proof, passed through; sent again while the code is awaited, a new code"
+      "text a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), to upgrade the guest, or to add it to the signed-in account; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; sent again while the code is awaited, a new code"
     case .submitPhoneCode:
       "in `awaitingPhoneCode`, sign in (or upgrade, or add the number) with the texted `verificationCode`; a wrong code keeps waiting for another"
     case .idTokenRequested:
