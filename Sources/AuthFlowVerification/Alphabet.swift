@@ -691,14 +691,18 @@ public enum Alphabet {
         .signInWithCustomToken(id, .signedIn(session: session("user-2", providers: []))),
       ]
     case .signInWithPassword:
-      // A reauthentication is answered for the signed-in user (the password was theirs) or, as
-      // a sign-in is, for user-1.
+      // A reauthentication is answered for the signed-in user (the password was theirs), a
+      // sign-in for user-1, and a guest's sign-in from the wait for the account their upgrade
+      // met for the owner a guest's provider migration signs in to (user-2, in the shape that
+      // migration reaches: which providers it lists changes nothing the machine does with it).
+      let answer: Session
+      switch current {
+      case let s? where !s.anonymous: answer = session(s.uid, providers: s.providers)
+      case _?: answer = session("user-2", providers: [provider])
+      case nil: answer = session("user-1", providers: ["password"])
+      }
       out = [
-        .signInWithPassword(
-          id,
-          .signedIn(
-            session: session(
-              current?.uid ?? "user-1", providers: current?.providers ?? ["password"]))),
+        .signInWithPassword(id, .signedIn(session: answer)),
         // The account has second factors: the password was only the first.
         .signInWithPassword(
           id,
