@@ -994,8 +994,9 @@ enum Promises {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ out: inout [Violation]
   ) {
-    // A sign-in's (nobody signed in) or a guest's upgrade's `needConfirmation`, and the
-    // upgrade's `EMAIL_EXISTS`, wait with the credential sent and the user before.
+    // A sign-in's (nobody signed in) `needConfirmation` and a guest's upgrade's `EMAIL_EXISTS`
+    // wait with the credential sent and the user before; the upgrade's `needConfirmation` is
+    // reported, the guest as before.
     if case .answer(.signInWithIdp(let id, _)) = event, case .providerFlow(let f) = before.phase,
       f.request == id, f.purpose != .signIn, f.purpose != .upgrade,
       case .accountExists = after.phase
@@ -1009,16 +1010,36 @@ enum Promises {
       f.purpose == .signIn || f.purpose == .upgrade
     {
       var found = false
-      if case .accountExistsWithDifferentCredential = answer { found = true }
+      if case .accountExistsWithDifferentCredential = answer {
+        found = f.purpose == .signIn
+        if f.purpose == .upgrade {
+          var reported = false
+          for case .notify(.error(let e)) in effects where e.code == "NEED_CONFIRMATION" {
+            reported = true
+          }
+          if case .accountExists = after.phase { reported = false }
+          if !reported || after.user != before.user {
+            out.append(
+              Violation(
+                .pendingCredentialLinked,
+                "a guest's upgrade answered needConfirmation is not reported with the guest kept"))
+          }
+        }
+      }
+      // The email the wait keeps: a needConfirmation's, or EMAIL_EXISTS's detail when it is an
+      // address, else the credential's.
+      var email = sent.email
+      if case .accountExistsWithDifferentCredential(let e, _) = answer { email = e }
       if case .requestFailed(let e) = answer, e.code == "EMAIL_EXISTS", f.purpose == .upgrade {
         found = true
+        email = AuthMachine.address(e.message) ?? sent.email
       }
       if found {
         let waits: Bool
         if case .accountExists(let l) = after.phase {
           waits =
             l.credential == sent && l.guest == before.user?.session.uid
-            && after.user == before.user
+            && after.user == before.user && l.email == email
         } else {
           waits = false
         }
@@ -1027,7 +1048,8 @@ enum Promises {
             Violation(
               .pendingCredentialLinked,
               "\(f.purpose == .upgrade ? "a guest's upgrade" : "a sign-in") that met an account "
-                + "with the email does not wait with the credential and the user before"))
+                + "with the email does not wait with the credential, its email and the user before")
+          )
         }
       }
     }

@@ -381,6 +381,13 @@ extension AuthMachine {
         credential: credential, email: email, providers: providers, guest: user?.session.uid))
   }
 
+  /// `text` when it reads as an email address (one `@`, something either side, no spaces).
+  static func address(_ text: String?) -> String? {
+    guard let text, !text.contains(" ") else { return nil }
+    let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+    return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty ? text : nil
+  }
+
   /// Whether the signed-in guest is waiting for a sign-in to the account that has their
   /// upgrade's email (the wait left for that sign-in, or the sign-in under way).
   var guestWaitsForAccount: Bool {
@@ -535,16 +542,17 @@ extension AuthMachine {
         pendingLink = nil
         phase = .accountExists(
           PendingLink(credential: credential, email: email, providers: providers))
-      case .upgrade:
-        guestMeetsAccount(credential, email: email, providers: providers)
-      case .link, .reauthenticate:
-        // Only a sign-in or a guest's upgrade looks for an account by email.
+      case .upgrade, .link, .reauthenticate:
+        // Only a sign-in looks for an account by email (a link is answered `EMAIL_EXISTS`,
+        // below); anything else is reported, the user as before.
         phase = origin
         Self.report(AuthError(code: "NEED_CONFIRMATION", message: email), &fx)
       }
     case .requestFailed(let error) where flow.purpose == .upgrade && error.code == "EMAIL_EXISTS":
-      // The provider's email is another account's: the same wait as a `needConfirmation`.
-      guestMeetsAccount(credential, email: credential.email, providers: [])
+      // The provider's email is another account's: the guest waits for that account's sign-in.
+      // The answer's detail text, when it is an address, is that email.
+      guestMeetsAccount(
+        credential, email: Self.address(error.message) ?? credential.email, providers: [])
     case .credentialAlreadyInUse(let conflict, let email):
       guard flow.purpose == .upgrade else {
         // A permanent user's provider account belongs to someone else. Nothing changes.

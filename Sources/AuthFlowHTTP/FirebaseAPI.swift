@@ -513,9 +513,9 @@ public struct FirebaseAPI: Sendable {
       let code = FirebaseError.code(in: message)
       if code == "EMAIL_EXISTS", linkTo != nil {
         // A link (a guest's upgrade) whose provider email is another account's: that account
-        // signs in another way, as a `needConfirmation` says (its ways in are not given).
-        return .accountExistsWithDifferentCredential(
-          email: Self.nonEmpty(json["email"]) ?? credential.email, providers: [])
+        // signs in another way (its ways in are not given). The answer's email is the detail.
+        let email = Self.nonEmpty(json["email"]) ?? credential.email
+        return .requestFailed(error: AuthError(code: "EMAIL_EXISTS", message: email))
       }
       if code == "FEDERATED_USER_ID_ALREADY_LINKED" {
         let reusable = credential.rawNonce == nil ? credential.idToken : nil

@@ -487,7 +487,16 @@ public enum Alphabet {
     if name == Effect.Kind.loadSession.rawValue, world.storeKnown {
       return 1 + (errors[name]?.count ?? 0) + 1  // What the store holds, or cannot be read.
     }
-    return (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + 1
+    let emailExists = name == Effect.Kind.signInWithIdp.rawValue && linking(world.machine) ? 1 : 0
+    return (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + emailExists + 1
+  }
+
+  /// Whether the machine waits for a provider's link (a guest's upgrade or a permanent user's
+  /// link): only a link is answered `EMAIL_EXISTS` when the provider's email is another
+  /// account's.
+  static func linking(_ machine: AuthMachine) -> Bool {
+    guard case .providerFlow(let f) = machine.phase else { return false }
+    return f.purpose == .upgrade || f.purpose == .link
   }
 
   /// The answers an interpreter may give request `id` of this effect, built with fresh tokens.
@@ -599,7 +608,7 @@ public enum Alphabet {
         .signInWithIdp(
           id, .credentialAlreadyInUse(credential: IdPCredential(provider: provider), email: nil)),
         // Another account has the credential's email and signs in with a password (only a
-        // sign-in is answered so; anything else reports it).
+        // sign-in waits for it; anything else reports it).
         .signInWithIdp(
           id,
           .accountExistsWithDifferentCredential(email: "mike@example.com", providers: ["password"])),
@@ -616,6 +625,13 @@ public enum Alphabet {
               pendingCredential: world.fresh("mp-"), factors: secondFactors,
               email: "mike@example.com"))),
       ]
+      if linking(world.machine) {
+        // A link whose provider email is another account's (a guest's upgrade waits for it).
+        out.append(
+          .signInWithIdp(
+            id, .requestFailed(error: AuthError(code: "EMAIL_EXISTS", message: "mike@example.com")))
+        )
+      }
     case .revokeToken:
       out = [.revokeToken(id, .tokenRevoked)]
     case .unlinkProvider:

@@ -193,29 +193,37 @@ struct AppleTests {
     #expect(m.providers == ["microsoft.com"] && m.email == "ana@contoso.example")
   }
 
-  @Test(
-    "an Apple sign-in whose email has a password account waits (needConfirmation); the password signs in and Apple is linked, asked again for a fresh nonce"
-  )
-  func accountExistsLive() async throws {
-    let email = "needs-confirmation@example.com"
-    guard case .signedIn = await api.signUp(email: email, password: "secret-pw-1", linkTo: nil)
-    else {
-      Issue.record("could not create the password account")
-      return
-    }
+  /// A password account (`secret-pw-1`) with `email`, and a started runtime whose Apple consent
+  /// gives a credential for the same address (Apple user `sub`, a fresh nonce each time).
+  /// Apple does not vouch for the address (no `email_verified`): Firebase will not attach it.
+  private func passwordAccountBesideApple(
+    email: String, sub: String
+  ) async throws -> (owner: Session, runtime: AuthRuntime, nonces: NonceSequence) {
+    guard
+      case .signedIn(let owner) = await api.signUp(
+        email: email, password: "secret-pw-1", linkTo: nil)
+    else { throw AuthError(code: "SETUP_FAILED", message: "could not create the password account") }
     let nonces = NonceSequence()
     let consent = AppSuppliedConsent { _, _, _ in
-      // Apple does not vouch for this address (no email_verified): Firebase will not attach it.
       let n = await nonces.next()
       return .providerSucceeded(
         credential: IdPCredential(
-          provider: .apple, idToken: fakeAppleToken(sub: "apple-nc", rawNonce: n, email: email),
+          provider: .apple, idToken: fakeAppleToken(sub: sub, rawNonce: n, email: email),
           rawNonce: n, authorizationCode: "code-" + n))
     }
     let runtime = AuthRuntime(
       interpreter: HTTPInterpreter(firebase: api, consents: [.apple: consent]),
       store: InMemorySessionStore())
     await runtime.start()
+    return (owner, runtime, nonces)
+  }
+
+  @Test(
+    "an Apple sign-in whose email has a password account waits (needConfirmation); the password signs in and Apple is linked, asked again for a fresh nonce"
+  )
+  func accountExistsLive() async throws {
+    let email = "needs-confirmation@example.com"
+    let (_, runtime, nonces) = try await passwordAccountBesideApple(email: email, sub: "apple-nc")
     await runtime.send(.signInWithProviderTapped(provider: .apple))
     await runtime.settled()
     guard case .accountExistsWithDifferentCredential(let link, _) = await runtime.state else {
@@ -239,25 +247,7 @@ struct AppleTests {
   )
   func guestAccountExistsLive() async throws {
     let email = "guest-meets-account@example.com"
-    guard
-      case .signedIn(let owner) = await api.signUp(
-        email: email, password: "secret-pw-1", linkTo: nil)
-    else {
-      Issue.record("could not create the password account")
-      return
-    }
-    let nonces = NonceSequence()
-    let consent = AppSuppliedConsent { _, _, _ in
-      let n = await nonces.next()
-      return .providerSucceeded(
-        credential: IdPCredential(
-          provider: .apple, idToken: fakeAppleToken(sub: "apple-gm", rawNonce: n, email: email),
-          rawNonce: n, authorizationCode: "code-" + n))
-    }
-    let runtime = AuthRuntime(
-      interpreter: HTTPInterpreter(firebase: api, consents: [.apple: consent]),
-      store: InMemorySessionStore())
-    await runtime.start()
+    let (owner, runtime, _) = try await passwordAccountBesideApple(email: email, sub: "apple-gm")
     await runtime.send(.signInAnonymouslyTapped)
     await runtime.settled()
     let guest = try #require(await runtime.state.session)

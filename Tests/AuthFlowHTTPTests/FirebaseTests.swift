@@ -866,22 +866,14 @@ struct FirebaseTests {
 
   /// The code the stand-in texted for `sessionInfo`.
   func textedCode(_ sessionInfo: String) async throws -> String {
-    let url = URL(string: "http://\(standIn.hostPort)/_standin/verificationCodes")!
-    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
-      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
-      let codes = json["verificationCodes"] as? [[String: Any]]
-    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "verificationCodes") }
+    let codes = try await standIn.list("verificationCodes")
     let text = try #require(codes.first { $0["sessionInfo"] as? String == sessionInfo })
     return try #require(text["code"] as? String)
   }
 
   /// The silent push the stand-in sent for `receipt` (the push an app would get).
   func iosPush(receipt: String) async throws -> [AnyHashable: Any] {
-    let url = URL(string: "http://\(standIn.hostPort)/_standin/iosPushes")!
-    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
-      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any],
-      let pushes = json["iosPushes"] as? [[String: Any]]
-    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "iosPushes") }
+    let pushes = try await standIn.list("iosPushes")
     let push = try #require(pushes.first { $0["receipt"] as? String == receipt })
     // As APNs delivers it: Firebase's entry among the app's own keys.
     return [

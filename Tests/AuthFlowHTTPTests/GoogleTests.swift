@@ -255,11 +255,7 @@ struct EndToEndTests {
   }
 
   func standInUsers(_ standIn: StandIn) async throws -> [String] {
-    let r = try await URLSessionTransport().send(
-      HTTPRequest(url: URL(string: "http://\(standIn.hostPort)/_standin/users")!)
-    ).get()
-    let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
-    return (json?["users"] as? [[String: Any]] ?? []).compactMap { $0["localId"] as? String }
+    try await standIn.users().compactMap { $0["localId"] as? String }
   }
 }
 

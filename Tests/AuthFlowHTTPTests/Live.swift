@@ -97,20 +97,30 @@ final class StandIn: @unchecked Sendable {
 
   /// The stand-in's state: users, Apple revocations, Google revocations.
   func snapshot() async throws -> [String: Any] {
-    let url = URL(string: "http://\(hostPort)/_standin/users")!
+    try await get("users")
+  }
+
+  /// `GET /_standin/<path>`: the stand-in's JSON object.
+  func get(_ path: String) async throws -> [String: Any] {
+    let url = URL(string: "http://\(hostPort)/_standin/\(path)")!
     guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
       let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
-    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "users") }
+    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: path) }
     return json
+  }
+
+  /// `GET /_standin/<name>`: the list the stand-in keeps under `name` (codes mailed or texted,
+  /// pushes sent).
+  func list(_ name: String) async throws -> [[String: Any]] {
+    guard let entries = try await get(name)[name] as? [[String: Any]] else {
+      throw AuthError(code: "STANDIN_ADMIN_FAILED", message: name)
+    }
+    return entries
   }
 
   /// The mail nobody receives: every unspent email-action code.
   func oobCodes() async throws -> [[String: Any]] {
-    let url = URL(string: "http://\(hostPort)/_standin/oobCodes")!
-    guard case .success(let r) = await URLSessionTransport().send(HTTPRequest(url: url)),
-      let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
-    else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "oobCodes") }
-    return json["oobCodes"] as? [[String: Any]] ?? []
+    try await list("oobCodes")
   }
 
   func users() async throws -> [[String: Any]] {

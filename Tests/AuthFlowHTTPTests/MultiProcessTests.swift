@@ -96,11 +96,7 @@ struct MultiProcessTests {
   }
 
   func refreshes(_ standIn: StandIn) async throws -> Int {
-    let r = try await URLSessionTransport().send(
-      HTTPRequest(url: URL(string: "http://\(standIn.hostPort)/_standin/users")!)
-    ).get()
-    let json = try JSONSerialization.jsonObject(with: r.body) as? [String: Any]
-    return (json?["refreshes"] as? [Any])?.count ?? -1
+    (try await standIn.snapshot()["refreshes"] as? [Any])?.count ?? -1
   }
 
   /// Waits up to 10 s for a file to exist (a peer's lease); whether it does.
