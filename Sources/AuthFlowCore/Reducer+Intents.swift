@@ -3,15 +3,11 @@
 
 extension AuthMachine {
   mutating func handleIntent(_ intent: Intent, now: Instant, fx: inout [Effect]) {
-    if case .accountExists(let link) = phase {
-      switch intent {
-      case .signInWithEmail, .signInWithProviderTapped, .sendPasswordReset:
-        // The user signs in the way the account has (or resets its password on the way): the
-        // credential waits beside that flow, and comes back here if it ends without a session.
-        pendingLink = link
-        phase = .resting
-      default: break
-      }
+    if case .accountExists(let link) = phase, Self.leavesTheWait.contains(intent.kind) {
+      // The user signs in the way the account has (or resets its password on the way): the
+      // credential waits beside that flow, and comes back here if it ends without a session.
+      pendingLink = link
+      phase = .resting
     }
     switch intent {
     case .appLaunched:
@@ -181,6 +177,11 @@ extension AuthMachine {
     }
   }
 
+  /// The intents that leave the wait after `needConfirmation` for a sign-in the account's way
+  /// (the credential waiting beside it).
+  static let leavesTheWait: Set<Intent.Kind> = [
+    .signInWithEmail, .signInWithProviderTapped, .signInWithGoogleTapped, .sendPasswordReset,
+  ]
   /// The name a TOTP factor is enrolled under when the app gives none (Firebase wants one).
   static let defaultTotpName = "Authenticator app"
   /// The name a phone factor is enrolled under when the app gives none.
@@ -193,11 +194,12 @@ extension AuthMachine {
     _ number: String, appVerification: AppVerification?, fx: inout [Effect]
   ) {
     var flow: PhoneSignIn
-    switch phase {
-    case .resting: flow = PhoneSignIn(phoneNumber: number)
-    case .phoneSignIn(let f) where f.request == nil:
+    if case .resting = phase {
+      flow = PhoneSignIn(phoneNumber: number)
+    } else if case .phoneSignIn(let f) = phase, f.request == nil {
       flow = f.phoneNumber == number ? f : PhoneSignIn(phoneNumber: number)
-    default: return
+    } else {
+      return  // Another flow is under way, or a text is on its way.
     }
     flow.request = send(
       .sendVerificationCode(phoneNumber: number, appVerification: appVerification), &fx)
