@@ -107,14 +107,18 @@ public protocol AuthInterpreter: Sendable {
   /// was deleted) also disconnects, revoking the grant the SDK holds (GoogleSignIn's
   /// `disconnect`).
   func signOut(of provider: ProviderID, revoke: Bool) async
+
+  /// Performs `request` and returns its answer, tagged with `id`: what a runtime feeds back
+  /// as `Event.answer`. By default it calls the method for the request's kind; an
+  /// `AnsweringInterpreter` answers here instead.
+  func perform(_ request: Request, id: RequestID) async -> Answer
 }
 
 extension AuthInterpreter {
   /// By default there is no provider SDK to sign out of.
   public func signOut(of provider: ProviderID, revoke: Bool) async {}
 
-  /// Performs `request` and returns its answer, tagged with `id`: what a runtime feeds back
-  /// as `Event.answer`.
+  /// Calls the method for the request's kind and tags its answer with `id`.
   public func perform(_ request: Request, id: RequestID) async -> Answer {
     switch request {
     case .signUpAnonymously:
@@ -199,5 +203,216 @@ extension AuthInterpreter {
         await finalizePhoneEnrollment(
           idToken: token, sessionInfo: info, verificationCode: code, displayName: name))
     }
+  }
+}
+
+/// An interpreter that answers every request in one place, whatever its kind: a test's queue
+/// (`TestInterpreter`), a benchmark's instant answers, a recorder. It implements
+/// `respond(to:id:)` alone; the per-kind methods are derived from it, so a new request kind
+/// needs no code in it. An interpreter that talks to the world should implement the per-kind
+/// methods instead, so that a new kind is a compile error there until it is handled.
+public protocol AnsweringInterpreter: AuthInterpreter {
+  /// The answer to `request`, tagged with `id`. An answer of another kind than the request's
+  /// is taken as the request's failure (`WRONG_ANSWER`).
+  func respond(to request: Request, id: RequestID) async -> Answer
+}
+
+extension AnsweringInterpreter {
+  public func perform(_ request: Request, id: RequestID) async -> Answer {
+    let answer = await respond(to: request, id: id)
+    return answer.kind == request.kind
+      ? answer : Answer.failed(request.kind, id, wrongAnswer(answer))
+  }
+
+  /// The outcome `respond(to:id:)` gives `request` (an id of 0: called outside a runtime).
+  private func outcome<O>(_ request: Request, _ slot: RequestSlot<O>) async -> O {
+    let answer = await respond(to: request, id: RequestID(0))
+    return slot.outcome(of: answer) ?? .failure(wrongAnswer(answer))
+  }
+
+  private func wrongAnswer(_ answer: Answer) -> AuthError {
+    AuthError(code: "WRONG_ANSWER", message: "answered with a \(answer.kind.rawValue) answer")
+  }
+
+  public func signUpAnonymously() async -> SessionAnswer {
+    await outcome(.signUpAnonymously, .signUpAnonymously)
+  }
+
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> AuthorizeAnswer
+  {
+    await outcome(.authorize(provider: provider, intent: intent, loginHint: loginHint), .authorize)
+  }
+
+  public func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
+    await outcome(.signInWithIdp(credential: credential, linkTo: linkTo), .signInWithIdp)
+  }
+
+  public func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
+    await outcome(.signInWithPassword(email: email, password: password), .signInWithPassword)
+  }
+
+  public func signUpWithPassword(email: String, password: String, linkTo: String?) async
+    -> SessionAnswer
+  {
+    await outcome(
+      .signUpWithPassword(email: email, password: password, linkTo: linkTo), .signUpWithPassword)
+  }
+
+  public func sendPasswordReset(email: String) async -> ResetAnswer {
+    await outcome(.sendPasswordReset(email: email), .sendPasswordReset)
+  }
+
+  public func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
+    await outcome(.refreshToken(refreshToken: refreshToken), .refreshToken)
+  }
+
+  public func deleteAccount(idToken: String) async -> DeleteAnswer {
+    await outcome(.deleteAccount(idToken: idToken), .deleteAccount)
+  }
+
+  public func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
+    -> RevokeAnswer
+  {
+    await outcome(
+      .revokeToken(provider: provider, authorizationCode: authorizationCode, idToken: idToken),
+      .revokeToken)
+  }
+
+  public func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
+    await outcome(.unlinkProvider(provider: provider, idToken: idToken), .unlinkProvider)
+  }
+
+  public func lookupAccount(idToken: String) async -> LookupAnswer {
+    await outcome(.lookupAccount(idToken: idToken), .lookupAccount)
+  }
+
+  public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
+    await outcome(.sendVerificationEmail(idToken: idToken), .sendVerificationEmail)
+  }
+
+  public func applyActionCode(code: String) async -> ActionCodeAnswer {
+    await outcome(.applyActionCode(code: code), .applyActionCode)
+  }
+
+  public func checkActionCode(code: String) async -> CheckCodeAnswer {
+    await outcome(.checkActionCode(code: code), .checkActionCode)
+  }
+
+  public func confirmPasswordReset(code: String, newPassword: String) async
+    -> PasswordResetAnswer
+  {
+    await outcome(
+      .confirmPasswordReset(code: code, newPassword: newPassword), .confirmPasswordReset)
+  }
+
+  public func signInWithCustomToken(token: String) async -> SignInAnswer {
+    await outcome(.signInWithCustomToken(token: token), .signInWithCustomToken)
+  }
+
+  public func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
+    await outcome(.updatePassword(idToken: idToken, newPassword: newPassword), .updatePassword)
+  }
+
+  public func sendEmailChangeVerification(idToken: String, newEmail: String) async
+    -> VerificationEmailAnswer
+  {
+    await outcome(
+      .sendEmailChangeVerification(idToken: idToken, newEmail: newEmail),
+      .sendEmailChangeVerification)
+  }
+
+  public func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
+    await outcome(.updateProfile(idToken: idToken, change: change), .updateProfile)
+  }
+
+  public func sendSignInLink(email: String) async -> SignInLinkAnswer {
+    await outcome(.sendSignInLink(email: email), .sendSignInLink)
+  }
+
+  public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
+    -> FirstFactorAnswer
+  {
+    await outcome(
+      .signInWithEmailLink(email: email, code: code, linkTo: linkTo), .signInWithEmailLink)
+  }
+
+  public func startSecondFactorSignIn(
+    pendingCredential: String, factor: String, appVerification: AppVerification?
+  ) async -> SecondFactorCodeAnswer {
+    await outcome(
+      .startSecondFactorSignIn(
+        pendingCredential: pendingCredential, factor: factor, appVerification: appVerification),
+      .startSecondFactorSignIn)
+  }
+
+  public func finalizeSecondFactorSignIn(
+    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
+    displayName: String?
+  ) async -> SessionAnswer {
+    await outcome(
+      .finalizeSecondFactorSignIn(
+        pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
+        verificationCode: verificationCode, displayName: displayName), .finalizeSecondFactorSignIn)
+  }
+
+  public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
+    await outcome(.startTotpEnrollment(idToken: idToken), .startTotpEnrollment)
+  }
+
+  public func finalizeTotpEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> TotpEnrollmentAnswer {
+    await outcome(
+      .finalizeTotpEnrollment(
+        idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+        displayName: displayName), .finalizeTotpEnrollment)
+  }
+
+  public func withdrawSecondFactor(idToken: String, factor: String) async
+    -> SecondFactorWithdrawnAnswer
+  {
+    await outcome(.withdrawSecondFactor(idToken: idToken, factor: factor), .withdrawSecondFactor)
+  }
+
+  public func startPhoneEnrollment(
+    idToken: String, phoneNumber: String, appVerification: AppVerification?
+  )
+    async -> SecondFactorCodeAnswer
+  {
+    await outcome(
+      .startPhoneEnrollment(
+        idToken: idToken, phoneNumber: phoneNumber, appVerification: appVerification),
+      .startPhoneEnrollment)
+  }
+
+  public func finalizePhoneEnrollment(
+    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
+  ) async -> PhoneEnrollmentAnswer {
+    await outcome(
+      .finalizePhoneEnrollment(
+        idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
+        displayName: displayName), .finalizePhoneEnrollment)
+  }
+
+  public func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
+    -> PhoneCodeAnswer
+  {
+    await outcome(
+      .sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification),
+      .sendVerificationCode)
+  }
+
+  public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
+    async -> PhoneSignInAnswer
+  {
+    await outcome(
+      .signInWithPhoneNumber(
+        sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo),
+      .signInWithPhoneNumber)
+  }
+
+  public func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
+    await outcome(.signInWithTemporaryProof(proof), .signInWithTemporaryProof)
   }
 }

@@ -1054,6 +1054,175 @@ public enum Answer: Hashable, Sendable {
   }
 }
 
+/// A request kind and the type of answer it gets: `RequestSlot.lookupAccount` is a
+/// `RequestSlot<LookupAnswer>`, so code that answers requests one kind at a time
+/// (`TestInterpreter.answer(_:with:)`) cannot pair a kind with another kind's answers. Each
+/// request kind declares its slot once, below; the rest is generic.
+public struct RequestSlot<Outcome: RequestOutcome>: Sendable {
+  /// The request kind.
+  public let kind: RequestKind
+
+  init(kind: RequestKind) { self.kind = kind }
+
+  /// `outcome` as the answer to the request `id` of this kind.
+  public func answer(_ id: RequestID, _ outcome: Outcome) -> Answer {
+    Answer.failed(kind, id, AuthError(code: "")).changed(id: nil, Replacing(outcome: outcome))
+  }
+
+  /// The outcome `answer` carries, when it answers a request of this kind.
+  public func outcome(of answer: Answer) -> Outcome? {
+    answer.kind == kind ? answer.ask(Reading<Outcome>()) : nil
+  }
+
+  private struct Replacing: OutcomeChange {
+    let outcome: Outcome
+    func change<O: RequestOutcome>(_ other: O) -> O { outcome as? O ?? other }
+  }
+
+  private struct Reading<Wanted>: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> Wanted? { outcome as? Wanted }
+  }
+}
+
+extension RequestSlot where Outcome == SessionAnswer {
+  /// `signUpAnonymously`.
+  public static var signUpAnonymously: Self { Self(kind: .signUpAnonymously) }
+  /// `signUpWithPassword`.
+  public static var signUpWithPassword: Self { Self(kind: .signUpWithPassword) }
+  /// `finalizeSecondFactorSignIn`.
+  public static var finalizeSecondFactorSignIn: Self { Self(kind: .finalizeSecondFactorSignIn) }
+  /// `signInWithTemporaryProof`.
+  public static var signInWithTemporaryProof: Self { Self(kind: .signInWithTemporaryProof) }
+}
+
+extension RequestSlot where Outcome == PhoneSignInAnswer {
+  /// `signInWithPhoneNumber`.
+  public static var signInWithPhoneNumber: Self { Self(kind: .signInWithPhoneNumber) }
+}
+
+extension RequestSlot where Outcome == PhoneCodeAnswer {
+  /// `sendVerificationCode`.
+  public static var sendVerificationCode: Self { Self(kind: .sendVerificationCode) }
+}
+
+extension RequestSlot where Outcome == FirstFactorAnswer {
+  /// `signInWithPassword`.
+  public static var signInWithPassword: Self { Self(kind: .signInWithPassword) }
+  /// `signInWithEmailLink`.
+  public static var signInWithEmailLink: Self { Self(kind: .signInWithEmailLink) }
+}
+
+extension RequestSlot where Outcome == SecondFactorCodeAnswer {
+  /// `startSecondFactorSignIn`.
+  public static var startSecondFactorSignIn: Self { Self(kind: .startSecondFactorSignIn) }
+  /// `startPhoneEnrollment`.
+  public static var startPhoneEnrollment: Self { Self(kind: .startPhoneEnrollment) }
+}
+
+extension RequestSlot where Outcome == PhoneEnrollmentAnswer {
+  /// `finalizePhoneEnrollment`.
+  public static var finalizePhoneEnrollment: Self { Self(kind: .finalizePhoneEnrollment) }
+}
+
+extension RequestSlot where Outcome == TotpSecretAnswer {
+  /// `startTotpEnrollment`.
+  public static var startTotpEnrollment: Self { Self(kind: .startTotpEnrollment) }
+}
+
+extension RequestSlot where Outcome == TotpEnrollmentAnswer {
+  /// `finalizeTotpEnrollment`.
+  public static var finalizeTotpEnrollment: Self { Self(kind: .finalizeTotpEnrollment) }
+}
+
+extension RequestSlot where Outcome == SecondFactorWithdrawnAnswer {
+  /// `withdrawSecondFactor`.
+  public static var withdrawSecondFactor: Self { Self(kind: .withdrawSecondFactor) }
+}
+
+extension RequestSlot where Outcome == SignInLinkAnswer {
+  /// `sendSignInLink`.
+  public static var sendSignInLink: Self { Self(kind: .sendSignInLink) }
+}
+
+extension RequestSlot where Outcome == AuthorizeAnswer {
+  /// A provider's consent step (`authorize`, Google's included).
+  public static var authorize: Self { Self(kind: .authorize) }
+}
+
+extension RequestSlot where Outcome == IdPAnswer {
+  /// `signInWithIdp`.
+  public static var signInWithIdp: Self { Self(kind: .signInWithIdp) }
+}
+
+extension RequestSlot where Outcome == SignInAnswer {
+  /// `signInWithCustomToken`.
+  public static var signInWithCustomToken: Self { Self(kind: .signInWithCustomToken) }
+}
+
+extension RequestSlot where Outcome == ResetAnswer {
+  /// `sendPasswordReset`.
+  public static var sendPasswordReset: Self { Self(kind: .sendPasswordReset) }
+}
+
+extension RequestSlot where Outcome == RefreshAnswer {
+  /// `refreshToken`.
+  public static var refreshToken: Self { Self(kind: .refreshToken) }
+}
+
+extension RequestSlot where Outcome == DeleteAnswer {
+  /// `deleteAccount`.
+  public static var deleteAccount: Self { Self(kind: .deleteAccount) }
+}
+
+extension RequestSlot where Outcome == RevokeAnswer {
+  /// `revokeToken`.
+  public static var revokeToken: Self { Self(kind: .revokeToken) }
+}
+
+extension RequestSlot where Outcome == UnlinkAnswer {
+  /// `unlinkProvider`.
+  public static var unlinkProvider: Self { Self(kind: .unlinkProvider) }
+}
+
+extension RequestSlot where Outcome == LookupAnswer {
+  /// `lookupAccount` (a reload).
+  public static var lookupAccount: Self { Self(kind: .lookupAccount) }
+}
+
+extension RequestSlot where Outcome == ProfileAnswer {
+  /// `updateProfile`.
+  public static var updateProfile: Self { Self(kind: .updateProfile) }
+}
+
+extension RequestSlot where Outcome == VerificationEmailAnswer {
+  /// `sendVerificationEmail`.
+  public static var sendVerificationEmail: Self { Self(kind: .sendVerificationEmail) }
+  /// `sendEmailChangeVerification`.
+  public static var sendEmailChangeVerification: Self {
+    Self(kind: .sendEmailChangeVerification)
+  }
+}
+
+extension RequestSlot where Outcome == ActionCodeAnswer {
+  /// `applyActionCode`.
+  public static var applyActionCode: Self { Self(kind: .applyActionCode) }
+}
+
+extension RequestSlot where Outcome == CheckCodeAnswer {
+  /// `checkActionCode`.
+  public static var checkActionCode: Self { Self(kind: .checkActionCode) }
+}
+
+extension RequestSlot where Outcome == PasswordChangeAnswer {
+  /// `updatePassword`.
+  public static var updatePassword: Self { Self(kind: .updatePassword) }
+}
+
+extension RequestSlot where Outcome == PasswordResetAnswer {
+  /// `confirmPasswordReset`.
+  public static var confirmPasswordReset: Self { Self(kind: .confirmPasswordReset) }
+}
+
 extension Event {
   /// The answer this event carries, if it is one.
   public var answer: Answer? {

@@ -309,98 +309,26 @@ enum Bench {
 }
 
 /// Answers every request at once: anonymous sign-ups succeed, refreshes succeed, the rest fail.
-struct InstantInterpreter: AuthInterpreter {
+struct InstantInterpreter: AnsweringInterpreter {
   let uid: String
-  let offline = AuthError(code: "NETWORK")
 
-  func signUpAnonymously() async -> SessionAnswer {
-    .signedIn(
-      session: Session(
-        uid: uid, anonymous: true, idToken: "id-" + uid, refreshToken: "rt-" + uid,
-        expiresAt: Instant(1_767_258_000 + 3600)))
-  }
-  func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
-    .tokenRefreshed(
-      Tokens(
-        idToken: "id2-" + uid, refreshToken: "rt2-" + uid,
-        expiresAt: Instant(Date().timeIntervalSince1970 + 3600)))
-  }
-  func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?) async
-    -> AuthorizeAnswer
-  { .providerFailed(error: offline) }
-  func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
-    .requestFailed(error: offline)
-  }
-  func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
-    .requestFailed(error: offline)
-  }
-  func signUpWithPassword(email: String, password: String, linkTo: String?) async
-    -> SessionAnswer
-  { .requestFailed(error: offline) }
-  func sendPasswordReset(email: String) async -> ResetAnswer { .requestFailed(error: offline) }
-  func deleteAccount(idToken: String) async -> DeleteAnswer { .requestFailed(error: offline) }
-  func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
-    -> RevokeAnswer
-  { .requestFailed(error: offline) }
-  func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
-    .requestFailed(error: offline)
-  }
-  func lookupAccount(idToken: String) async -> LookupAnswer { .requestFailed(error: offline) }
-  func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
-    .requestFailed(error: offline)
-  }
-  func applyActionCode(code: String) async -> ActionCodeAnswer { .requestFailed(error: offline) }
-  func checkActionCode(code: String) async -> CheckCodeAnswer { .requestFailed(error: offline) }
-  func confirmPasswordReset(code: String, newPassword: String) async -> PasswordResetAnswer {
-    .requestFailed(error: offline)
-  }
-  func signInWithCustomToken(token: String) async -> SignInAnswer { .requestFailed(error: offline) }
-  func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
-    .requestFailed(error: offline)
-  }
-  func sendEmailChangeVerification(idToken: String, newEmail: String) async
-    -> VerificationEmailAnswer
-  { .requestFailed(error: offline) }
-  func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
-    .requestFailed(error: offline)
-  }
-  func sendSignInLink(email: String) async -> SignInLinkAnswer { .requestFailed(error: offline) }
-  func signInWithEmailLink(email: String, code: String, linkTo: String?) async -> FirstFactorAnswer
-  {
-    .requestFailed(error: offline)
-  }
-  func startSecondFactorSignIn(
-    pendingCredential: String, factor: String, appVerification: AppVerification?
-  )
-    async -> SecondFactorCodeAnswer
-  { .requestFailed(error: offline) }
-  func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
-    displayName: String?
-  ) async -> SessionAnswer { .requestFailed(error: offline) }
-  func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
-    .requestFailed(error: offline)
-  }
-  func finalizeTotpEnrollment(
-    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
-  ) async -> TotpEnrollmentAnswer { .requestFailed(error: offline) }
-  func startPhoneEnrollment(idToken: String, phoneNumber: String, appVerification: AppVerification?)
-    async
-    -> SecondFactorCodeAnswer
-  { .requestFailed(error: offline) }
-  func finalizePhoneEnrollment(
-    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
-  ) async -> PhoneEnrollmentAnswer { .requestFailed(error: offline) }
-  func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
-    -> PhoneCodeAnswer
-  { .requestFailed(error: offline) }
-  func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> PhoneSignInAnswer
-  { .requestFailed(error: offline) }
-  func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
-    .requestFailed(error: offline)
-  }
-  func withdrawSecondFactor(idToken: String, factor: String) async -> SecondFactorWithdrawnAnswer {
-    .requestFailed(error: offline)
+  func respond(to request: Request, id: RequestID) async -> Answer {
+    switch request {
+    case .signUpAnonymously:
+      RequestSlot.signUpAnonymously.answer(
+        id,
+        .signedIn(
+          session: Session(
+            uid: uid, anonymous: true, idToken: "id-" + uid, refreshToken: "rt-" + uid,
+            expiresAt: Instant(1_767_258_000 + 3600))))
+    case .refreshToken:
+      RequestSlot.refreshToken.answer(
+        id,
+        .tokenRefreshed(
+          Tokens(
+            idToken: "id2-" + uid, refreshToken: "rt2-" + uid,
+            expiresAt: Instant(Date().timeIntervalSince1970 + 3600))))
+    default: Answer.failed(request.kind, id, AuthError(code: "NETWORK"))
+    }
   }
 }
