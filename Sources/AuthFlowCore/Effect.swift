@@ -76,39 +76,78 @@ public enum AuthNotification: Hashable, Codable, Sendable {
 // MARK: - Names
 
 extension Effect {
-  /// Every effect name a scenario file may use. Google's consent step keeps its own spelling,
-  /// `authorizeWithGoogle`; every other provider's is `authorize{provider}`.
-  public enum Kind: String, Hashable, Sendable, CaseIterable {
-    case loadSession, persistSession, clearSession, signUpAnonymously, authorizeWithGoogle
-    case authorize, signInWithIdp, signInWithPassword, signUpWithPassword, sendPasswordReset
-    case refreshToken, deleteAccount, revokeToken, unlinkProvider, lookupAccount
-    case sendVerificationEmail, applyActionCode, checkActionCode, confirmPasswordReset
-    case signInWithCustomToken, updatePassword, sendEmailChangeVerification, updateProfile
-    case sendSignInLink, signInWithEmailLink, startSecondFactorSignIn, finalizeSecondFactorSignIn
-    case startTotpEnrollment, finalizeTotpEnrollment, withdrawSecondFactor
-    case startPhoneEnrollment, finalizePhoneEnrollment, sendVerificationCode, signInWithPhoneNumber
-    case signInWithTemporaryProof
-    case signOutProvider, scheduleTimer, cancelTimer, deliverIDToken, notify
+  /// Every effect name a scenario file may use: a request's (`RequestKind`, the stored
+  /// session's read included), Google's consent step under its own spelling,
+  /// `authorizeWithGoogle` (every other provider's is `authorize{provider}`), and the local
+  /// commands. A new request kind is a new effect name with nothing to write here.
+  public enum Kind: Hashable, Sendable, CaseIterable, RawRepresentable {
+    /// A request that gets an answer.
+    case request(RequestKind)
+    /// Google's consent step (`authorize` with Google's spellings).
+    case authorizeWithGoogle
+    case persistSession, clearSession, signOutProvider, scheduleTimer, cancelTimer
+    case deliverIDToken, notify
+
+    /// Every effect name, in the order the scenario format's tables list them.
+    public static let allCases: [Kind] =
+      [
+        .request(.loadSession), .persistSession, .clearSession, .request(.signUpAnonymously),
+        .authorizeWithGoogle,
+      ]
+      + RequestKind.allCases.filter { $0 != .loadSession && $0 != .signUpAnonymously }
+      .map(Kind.request)
+      + [.signOutProvider, .scheduleTimer, .cancelTimer, .deliverIDToken, .notify]
+
+    public init?(rawValue: String) {
+      guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+      self = kind
+    }
+
+    /// The name, as scenario files write it.
+    public var rawValue: String {
+      switch self {
+      case .request(let kind): kind.rawValue
+      case .authorizeWithGoogle: "authorizeWithGoogle"
+      case .persistSession: "persistSession"
+      case .clearSession: "clearSession"
+      case .signOutProvider: "signOutProvider"
+      case .scheduleTimer: "scheduleTimer"
+      case .cancelTimer: "cancelTimer"
+      case .deliverIDToken: "deliverIDToken"
+      case .notify: "notify"
+      }
+    }
 
     /// Whether this is a provider's consent step.
-    public var isConsent: Bool { self == .authorizeWithGoogle || self == .authorize }
+    public var isConsent: Bool { self == .authorizeWithGoogle || self == .request(.authorize) }
 
     /// Whether effects of this kind expect a result (and so are answered from a script).
-    public var isRequest: Bool {
+    public var isRequest: Bool { requestKind != nil }
+
+    /// The kind of request an effect of this kind sends, if it sends one.
+    public var requestKind: RequestKind? {
       switch self {
-      case .loadSession, .signUpAnonymously, .authorizeWithGoogle, .authorize, .signInWithIdp,
-        .signInWithPassword, .signUpWithPassword, .sendPasswordReset, .refreshToken,
-        .deleteAccount, .revokeToken, .unlinkProvider, .lookupAccount, .sendVerificationEmail,
-        .applyActionCode, .checkActionCode, .confirmPasswordReset, .signInWithCustomToken,
-        .updatePassword, .sendEmailChangeVerification, .updateProfile, .sendSignInLink,
-        .signInWithEmailLink, .startSecondFactorSignIn, .finalizeSecondFactorSignIn,
-        .startTotpEnrollment, .finalizeTotpEnrollment, .withdrawSecondFactor,
-        .startPhoneEnrollment, .finalizePhoneEnrollment, .sendVerificationCode,
-        .signInWithPhoneNumber, .signInWithTemporaryProof:
-        true
+      case .request(let kind): kind
+      case .authorizeWithGoogle: .authorize
       case .persistSession, .clearSession, .signOutProvider, .scheduleTimer, .cancelTimer,
         .deliverIDToken, .notify:
-        false
+        nil
+      }
+    }
+
+    /// The fields an effect of this kind has, as scenario files name them.
+    public var fields: [String] {
+      switch self {
+      case .request(let kind): ["requestId"] + kind.fields
+      case .authorizeWithGoogle:
+        ["requestId"] + RequestKind.authorize.fields.filter { $0 != "provider" }
+      case .persistSession: ["session"]
+      case .clearSession: []
+      case .signOutProvider: ["provider", "revoke"]
+      case .scheduleTimer: ["timer", "at"]
+      case .cancelTimer: ["timer"]
+      case .deliverIDToken: ["requestIds", "result"]
+      case .notify: ["notification"]
       }
     }
   }
@@ -117,7 +156,7 @@ extension Effect {
   public var kind: Kind {
     switch self {
     case .request(_, let r): r.effectKind
-    case .loadSession: .loadSession
+    case .loadSession: .request(.loadSession)
     case .persistSession: .persistSession
     case .clearSession: .clearSession
     case .scheduleTimer: .scheduleTimer
@@ -162,39 +201,8 @@ extension Effect {
 extension Request {
   /// The request's effect name (Google's consent step keeps its own spelling).
   public var effectKind: Effect.Kind {
-    switch self {
-    case .signUpAnonymously: .signUpAnonymously
-    case .authorize(let p, _, _): p.hasGoogleSpellings ? .authorizeWithGoogle : .authorize
-    case .signInWithIdp: .signInWithIdp
-    case .signInWithPassword: .signInWithPassword
-    case .signUpWithPassword: .signUpWithPassword
-    case .sendPasswordReset: .sendPasswordReset
-    case .refreshToken: .refreshToken
-    case .deleteAccount: .deleteAccount
-    case .revokeToken: .revokeToken
-    case .unlinkProvider: .unlinkProvider
-    case .lookupAccount: .lookupAccount
-    case .sendVerificationEmail: .sendVerificationEmail
-    case .applyActionCode: .applyActionCode
-    case .checkActionCode: .checkActionCode
-    case .confirmPasswordReset: .confirmPasswordReset
-    case .signInWithCustomToken: .signInWithCustomToken
-    case .updatePassword: .updatePassword
-    case .sendEmailChangeVerification: .sendEmailChangeVerification
-    case .updateProfile: .updateProfile
-    case .sendSignInLink: .sendSignInLink
-    case .signInWithEmailLink: .signInWithEmailLink
-    case .startSecondFactorSignIn: .startSecondFactorSignIn
-    case .finalizeSecondFactorSignIn: .finalizeSecondFactorSignIn
-    case .startTotpEnrollment: .startTotpEnrollment
-    case .finalizeTotpEnrollment: .finalizeTotpEnrollment
-    case .withdrawSecondFactor: .withdrawSecondFactor
-    case .startPhoneEnrollment: .startPhoneEnrollment
-    case .finalizePhoneEnrollment: .finalizePhoneEnrollment
-    case .sendVerificationCode: .sendVerificationCode
-    case .signInWithPhoneNumber: .signInWithPhoneNumber
-    case .signInWithTemporaryProof: .signInWithTemporaryProof
-    }
+    if case .authorize(let p, _, _) = self, p.hasGoogleSpellings { return .authorizeWithGoogle }
+    return .request(kind)
   }
 
   /// The request's effect name.
@@ -238,57 +246,11 @@ extension AuthNotification {
 // MARK: - JSON
 
 extension Effect: Codable {
-  /// The wire form: one flat case per effect name, a request's id beside its fields.
+  /// The wire form of the local commands: one case per effect name. A request is written as
+  /// `{name: {requestId, its fields}}` from its kind's declared fields (`RequestKind.fields`).
   private enum Wire: Codable {
-    case loadSession(requestId: RequestID)
     case persistSession(session: Session)
     case clearSession
-    case signUpAnonymously(requestId: RequestID)
-    case authorizeWithGoogle(requestId: RequestID, intent: AuthorizationIntent, loginHint: String?)
-    case authorize(
-      requestId: RequestID, provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
-    case signInWithIdp(requestId: RequestID, credential: IdPCredential, linkTo: String?)
-    case signInWithPassword(requestId: RequestID, email: String, password: String)
-    case signUpWithPassword(requestId: RequestID, email: String, password: String, linkTo: String?)
-    case sendPasswordReset(requestId: RequestID, email: String)
-    case refreshToken(requestId: RequestID, refreshToken: String)
-    case deleteAccount(requestId: RequestID, idToken: String)
-    case revokeToken(
-      requestId: RequestID, provider: ProviderID, authorizationCode: String, idToken: String)
-    case unlinkProvider(requestId: RequestID, provider: ProviderID, idToken: String)
-    case lookupAccount(requestId: RequestID, idToken: String)
-    case sendVerificationEmail(requestId: RequestID, idToken: String)
-    case applyActionCode(requestId: RequestID, code: String)
-    case checkActionCode(requestId: RequestID, code: String)
-    case confirmPasswordReset(requestId: RequestID, code: String, newPassword: String)
-    case signInWithCustomToken(requestId: RequestID, token: String)
-    case updatePassword(requestId: RequestID, idToken: String, newPassword: String)
-    case sendEmailChangeVerification(requestId: RequestID, idToken: String, newEmail: String)
-    case updateProfile(
-      requestId: RequestID, idToken: String, displayName: String?, photoURL: String?)
-    case sendSignInLink(requestId: RequestID, email: String)
-    case signInWithEmailLink(requestId: RequestID, email: String, code: String, linkTo: String?)
-    case startSecondFactorSignIn(
-      requestId: RequestID, pendingCredential: String, factor: String,
-      appVerification: AppVerification?)
-    case finalizeSecondFactorSignIn(
-      requestId: RequestID, pendingCredential: String, factor: String, sessionInfo: String?,
-      verificationCode: String, displayName: String?)
-    case startTotpEnrollment(requestId: RequestID, idToken: String)
-    case finalizeTotpEnrollment(
-      requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
-      displayName: String)
-    case withdrawSecondFactor(requestId: RequestID, idToken: String, factor: String)
-    case startPhoneEnrollment(
-      requestId: RequestID, idToken: String, phoneNumber: String, appVerification: AppVerification?)
-    case finalizePhoneEnrollment(
-      requestId: RequestID, idToken: String, sessionInfo: String, verificationCode: String,
-      displayName: String)
-    case sendVerificationCode(
-      requestId: RequestID, phoneNumber: String, appVerification: AppVerification?)
-    case signInWithPhoneNumber(
-      requestId: RequestID, sessionInfo: String, verificationCode: String, linkTo: String?)
-    case signInWithTemporaryProof(requestId: RequestID, phoneNumber: String, temporaryProof: String)
     case signOutProvider(provider: ProviderID, revoke: Bool?)
     case scheduleTimer(timer: TimerID, at: Instant)
     case cancelTimer(timer: TimerID)
@@ -297,77 +259,31 @@ extension Effect: Codable {
   }
 
   public init(from decoder: any Decoder) throws {
+    let outer = try decoder.container(keyedBy: FieldKey.self)
+    if outer.allKeys.count == 1, let key = outer.allKeys.first,
+      let kind = Kind(rawValue: key.stringValue)?.requestKind
+    {
+      let inner = try outer.nestedContainer(keyedBy: FieldKey.self, forKey: key)
+      let id = try inner.decode(RequestID.self, forKey: FieldKey("requestId"))
+      let google = key.stringValue == Kind.authorizeWithGoogle.rawValue
+      var reader = RequestFieldReader(
+        container: inner,
+        names: google ? kind.fields.filter { $0 != "provider" } : kind.fields)
+      if google {
+        self = .request(
+          id,
+          .authorize(provider: .google, intent: try reader.next(), loginHint: try reader.optional())
+        )
+      } else if let request = try Request(kind, &reader) {
+        self = .request(id, request)
+      } else {
+        self = .loadSession(requestId: id)
+      }
+      return
+    }
     switch try Wire(from: decoder) {
-    case .loadSession(let id): self = .loadSession(requestId: id)
     case .persistSession(let s): self = .persistSession(session: s)
     case .clearSession: self = .clearSession
-    case .signUpAnonymously(let id): self = .request(id, .signUpAnonymously)
-    case .authorizeWithGoogle(let id, let i, let h):
-      self = .request(id, .authorize(provider: .google, intent: i, loginHint: h))
-    case .authorize(let id, let p, let i, let h):
-      self = .request(id, .authorize(provider: p, intent: i, loginHint: h))
-    case .signInWithIdp(let id, let c, let l):
-      self = .request(id, .signInWithIdp(credential: c, linkTo: l))
-    case .signInWithPassword(let id, let e, let p):
-      self = .request(id, .signInWithPassword(email: e, password: p))
-    case .signUpWithPassword(let id, let e, let p, let l):
-      self = .request(id, .signUpWithPassword(email: e, password: p, linkTo: l))
-    case .sendPasswordReset(let id, let e): self = .request(id, .sendPasswordReset(email: e))
-    case .refreshToken(let id, let t): self = .request(id, .refreshToken(refreshToken: t))
-    case .deleteAccount(let id, let t): self = .request(id, .deleteAccount(idToken: t))
-    case .revokeToken(let id, let p, let c, let t):
-      self = .request(id, .revokeToken(provider: p, authorizationCode: c, idToken: t))
-    case .unlinkProvider(let id, let p, let t):
-      self = .request(id, .unlinkProvider(provider: p, idToken: t))
-    case .lookupAccount(let id, let t): self = .request(id, .lookupAccount(idToken: t))
-    case .sendVerificationEmail(let id, let t):
-      self = .request(id, .sendVerificationEmail(idToken: t))
-    case .applyActionCode(let id, let c): self = .request(id, .applyActionCode(code: c))
-    case .checkActionCode(let id, let c): self = .request(id, .checkActionCode(code: c))
-    case .confirmPasswordReset(let id, let c, let p):
-      self = .request(id, .confirmPasswordReset(code: c, newPassword: p))
-    case .signInWithCustomToken(let id, let t):
-      self = .request(id, .signInWithCustomToken(token: t))
-    case .updatePassword(let id, let t, let p):
-      self = .request(id, .updatePassword(idToken: t, newPassword: p))
-    case .sendEmailChangeVerification(let id, let t, let e):
-      self = .request(id, .sendEmailChangeVerification(idToken: t, newEmail: e))
-    case .updateProfile(let id, let t, let n, let u):
-      self = .request(
-        id, .updateProfile(idToken: t, change: ProfileChange(displayName: n, photoURL: u)))
-    case .sendSignInLink(let id, let e): self = .request(id, .sendSignInLink(email: e))
-    case .signInWithEmailLink(let id, let e, let c, let l):
-      self = .request(id, .signInWithEmailLink(email: e, code: c, linkTo: l))
-    case .startSecondFactorSignIn(let id, let p, let f, let v):
-      self = .request(
-        id, .startSecondFactorSignIn(pendingCredential: p, factor: f, appVerification: v))
-    case .finalizeSecondFactorSignIn(let id, let p, let f, let i, let c, let n):
-      self = .request(
-        id,
-        .finalizeSecondFactorSignIn(
-          pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c, displayName: n))
-    case .startTotpEnrollment(let id, let t): self = .request(id, .startTotpEnrollment(idToken: t))
-    case .finalizeTotpEnrollment(let id, let t, let i, let c, let n):
-      self = .request(
-        id,
-        .finalizeTotpEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
-    case .withdrawSecondFactor(let id, let t, let f):
-      self = .request(id, .withdrawSecondFactor(idToken: t, factor: f))
-    case .startPhoneEnrollment(let id, let t, let p, let v):
-      self = .request(
-        id, .startPhoneEnrollment(idToken: t, phoneNumber: p, appVerification: v))
-    case .finalizePhoneEnrollment(let id, let t, let i, let c, let n):
-      self = .request(
-        id,
-        .finalizePhoneEnrollment(idToken: t, sessionInfo: i, verificationCode: c, displayName: n))
-    case .sendVerificationCode(let id, let p, let v):
-      self = .request(id, .sendVerificationCode(phoneNumber: p, appVerification: v))
-    case .signInWithPhoneNumber(let id, let i, let c, let l):
-      self = .request(
-        id, .signInWithPhoneNumber(sessionInfo: i, verificationCode: c, linkTo: l))
-    case .signInWithTemporaryProof(let id, let p, let t):
-      self = .request(
-        id, .signInWithTemporaryProof(PhoneProof(phoneNumber: p, temporaryProof: t)))
     case .signOutProvider(let p, let revoke):
       self = .signOutProvider(provider: p, revoke: revoke ?? false)
     case .scheduleTimer(let t, let at): self = .scheduleTimer(timer: t, at: at)
@@ -381,72 +297,11 @@ extension Effect: Codable {
     let wire: Wire
     switch self {
     case .request(let id, let request):
-      switch request {
-      case .signUpAnonymously: wire = .signUpAnonymously(requestId: id)
-      case .authorize(let p, let i, let h):
-        wire =
-          p.hasGoogleSpellings
-          ? .authorizeWithGoogle(requestId: id, intent: i, loginHint: h)
-          : .authorize(requestId: id, provider: p, intent: i, loginHint: h)
-      case .signInWithIdp(let c, let l):
-        wire = .signInWithIdp(requestId: id, credential: c, linkTo: l)
-      case .signInWithPassword(let e, let p):
-        wire = .signInWithPassword(requestId: id, email: e, password: p)
-      case .signUpWithPassword(let e, let p, let l):
-        wire = .signUpWithPassword(requestId: id, email: e, password: p, linkTo: l)
-      case .sendPasswordReset(let e): wire = .sendPasswordReset(requestId: id, email: e)
-      case .refreshToken(let t): wire = .refreshToken(requestId: id, refreshToken: t)
-      case .deleteAccount(let t): wire = .deleteAccount(requestId: id, idToken: t)
-      case .revokeToken(let p, let c, let t):
-        wire = .revokeToken(requestId: id, provider: p, authorizationCode: c, idToken: t)
-      case .unlinkProvider(let p, let t):
-        wire = .unlinkProvider(requestId: id, provider: p, idToken: t)
-      case .lookupAccount(let t): wire = .lookupAccount(requestId: id, idToken: t)
-      case .sendVerificationEmail(let t): wire = .sendVerificationEmail(requestId: id, idToken: t)
-      case .applyActionCode(let c): wire = .applyActionCode(requestId: id, code: c)
-      case .checkActionCode(let c): wire = .checkActionCode(requestId: id, code: c)
-      case .confirmPasswordReset(let c, let p):
-        wire = .confirmPasswordReset(requestId: id, code: c, newPassword: p)
-      case .signInWithCustomToken(let t): wire = .signInWithCustomToken(requestId: id, token: t)
-      case .updatePassword(let t, let p):
-        wire = .updatePassword(requestId: id, idToken: t, newPassword: p)
-      case .sendEmailChangeVerification(let t, let e):
-        wire = .sendEmailChangeVerification(requestId: id, idToken: t, newEmail: e)
-      case .updateProfile(let t, let c):
-        wire = .updateProfile(
-          requestId: id, idToken: t, displayName: c.displayName, photoURL: c.photoURL)
-      case .sendSignInLink(let e): wire = .sendSignInLink(requestId: id, email: e)
-      case .signInWithEmailLink(let e, let c, let l):
-        wire = .signInWithEmailLink(requestId: id, email: e, code: c, linkTo: l)
-      case .startSecondFactorSignIn(let p, let f, let v):
-        wire = .startSecondFactorSignIn(
-          requestId: id, pendingCredential: p, factor: f, appVerification: v)
-      case .finalizeSecondFactorSignIn(let p, let f, let i, let c, let n):
-        wire = .finalizeSecondFactorSignIn(
-          requestId: id, pendingCredential: p, factor: f, sessionInfo: i, verificationCode: c,
-          displayName: n)
-      case .startTotpEnrollment(let t): wire = .startTotpEnrollment(requestId: id, idToken: t)
-      case .finalizeTotpEnrollment(let t, let i, let c, let n):
-        wire = .finalizeTotpEnrollment(
-          requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
-      case .sendVerificationCode(let p, let v):
-        wire = .sendVerificationCode(requestId: id, phoneNumber: p, appVerification: v)
-      case .signInWithPhoneNumber(let i, let c, let l):
-        wire = .signInWithPhoneNumber(
-          requestId: id, sessionInfo: i, verificationCode: c, linkTo: l)
-      case .signInWithTemporaryProof(let p):
-        wire = .signInWithTemporaryProof(
-          requestId: id, phoneNumber: p.phoneNumber, temporaryProof: p.temporaryProof)
-      case .withdrawSecondFactor(let t, let f):
-        wire = .withdrawSecondFactor(requestId: id, idToken: t, factor: f)
-      case .startPhoneEnrollment(let t, let p, let v):
-        wire = .startPhoneEnrollment(
-          requestId: id, idToken: t, phoneNumber: p, appVerification: v)
-      case .finalizePhoneEnrollment(let t, let i, let c, let n):
-        wire = .finalizePhoneEnrollment(
-          requestId: id, idToken: t, sessionInfo: i, verificationCode: c, displayName: n)
-      }
-    case .loadSession(let id): wire = .loadSession(requestId: id)
+      try Self.encode(id, request.effectKind, request.fieldValues, to: encoder)
+      return
+    case .loadSession(let id):
+      try Self.encode(id, .request(.loadSession), [], to: encoder)
+      return
     case .persistSession(let s): wire = .persistSession(session: s)
     case .clearSession: wire = .clearSession
     case .scheduleTimer(let t, let at): wire = .scheduleTimer(timer: t, at: at)
@@ -458,5 +313,20 @@ extension Effect: Codable {
     case .notify(let n): wire = .notify(notification: n)
     }
     try wire.encode(to: encoder)
+  }
+
+  /// `{kind: {requestId, fields…}}`, the fields named by the kind (Google's consent step
+  /// leaves its provider out).
+  private static func encode(
+    _ id: RequestID, _ kind: Kind, _ values: [(any Encodable & Sendable)?], to encoder: any Encoder
+  ) throws {
+    var outer = encoder.container(keyedBy: FieldKey.self)
+    var inner = outer.nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey(kind.rawValue))
+    try inner.encode(id, forKey: FieldKey("requestId"))
+    let names = Array(kind.fields.dropFirst())
+    let skipped = kind == .authorizeWithGoogle ? 1 : 0  // the provider, first
+    for (name, value) in zip(names, values.dropFirst(skipped)) {
+      if let value { try inner.encode(value, forKey: FieldKey(name)) }
+    }
   }
 }

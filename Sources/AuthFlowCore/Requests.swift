@@ -1574,3 +1574,233 @@ extension IdPAnswer: Codable {
     }
   }
 }
+
+// MARK: - Fields: the names a request's fields have in effects, scenario files and the JSON,
+// declared once per kind; the JSON and the scenario vocabulary read them from here.
+
+extension RequestKind {
+  /// The fields of a request of this kind, in order, as effects and scenario files name them
+  /// (an effect writes `requestId` before them).
+  public var fields: [String] {
+    switch self {
+    case .loadSession, .signUpAnonymously: []
+    case .authorize: ["provider", "intent", "loginHint"]
+    case .signInWithIdp: ["credential", "linkTo"]
+    case .signInWithPassword: ["email", "password"]
+    case .signUpWithPassword: ["email", "password", "linkTo"]
+    case .sendPasswordReset, .sendSignInLink: ["email"]
+    case .refreshToken: ["refreshToken"]
+    case .deleteAccount, .lookupAccount, .sendVerificationEmail, .startTotpEnrollment: ["idToken"]
+    case .revokeToken: ["provider", "authorizationCode", "idToken"]
+    case .unlinkProvider: ["provider", "idToken"]
+    case .applyActionCode, .checkActionCode: ["code"]
+    case .confirmPasswordReset: ["code", "newPassword"]
+    case .signInWithCustomToken: ["token"]
+    case .updatePassword: ["idToken", "newPassword"]
+    case .sendEmailChangeVerification: ["idToken", "newEmail"]
+    case .updateProfile: ["idToken", "displayName", "photoURL"]
+    case .signInWithEmailLink: ["email", "code", "linkTo"]
+    case .startSecondFactorSignIn: ["pendingCredential", "factor", "appVerification"]
+    case .finalizeSecondFactorSignIn:
+      ["pendingCredential", "factor", "sessionInfo", "verificationCode", "displayName"]
+    case .finalizeTotpEnrollment, .finalizePhoneEnrollment:
+      ["idToken", "sessionInfo", "verificationCode", "displayName"]
+    case .withdrawSecondFactor: ["idToken", "factor"]
+    case .startPhoneEnrollment: ["idToken", "phoneNumber", "appVerification"]
+    case .sendVerificationCode: ["phoneNumber", "appVerification"]
+    case .signInWithPhoneNumber: ["sessionInfo", "verificationCode", "linkTo"]
+    case .signInWithTemporaryProof: ["phoneNumber", "temporaryProof"]
+    }
+  }
+
+  /// What a request of this kind asks for, in a line (the scenario vocabulary's meaning).
+  public var summary: String {
+    switch self {
+    case .loadSession: "read the stored session"
+    case .signUpAnonymously: "Firebase `accounts:signUp`, no email"
+    case .authorize: "another provider's consent step"
+    case .signInWithIdp:
+      "Firebase `accounts:signInWithIdp`; `linkTo` is the user's ID token when linking"
+    case .signInWithPassword: "Firebase `accounts:signInWithPassword`"
+    case .signUpWithPassword:
+      "Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user"
+    case .sendPasswordReset: "Firebase `accounts:sendOobCode PASSWORD_RESET`"
+    case .refreshToken: "Secure Token `/v1/token`"
+    case .deleteAccount: "Firebase `accounts:delete`"
+    case .revokeToken: "Firebase `accounts:revokeToken` with an authorization code"
+    case .unlinkProvider: "Firebase `accounts:update deleteProvider`"
+    case .lookupAccount: "Firebase `accounts:lookup` (a reload)"
+    case .sendVerificationEmail: "Firebase `accounts:sendOobCode VERIFY_EMAIL`"
+    case .applyActionCode: "Firebase `accounts:update {oobCode}` (no ID token)"
+    case .checkActionCode: "Firebase `accounts:resetPassword {oobCode}` (the code is not used)"
+    case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
+    case .signInWithCustomToken: "Firebase `accounts:signInWithCustomToken`"
+    case .updatePassword: "Firebase `accounts:update {idToken, password}`"
+    case .sendEmailChangeVerification:
+      "Firebase `accounts:sendOobCode {requestType: VERIFY_AND_CHANGE_EMAIL, idToken, newEmail}`"
+    case .updateProfile:
+      "Firebase `accounts:update {idToken, displayName, photoUrl, deleteAttribute}` (`\"\"` is a removal)"
+    case .sendSignInLink:
+      "Firebase `accounts:sendOobCode {requestType: EMAIL_SIGNIN, email, continueUrl, canHandleCodeInApp: true}`"
+    case .signInWithEmailLink:
+      "Firebase `accounts:signInWithEmailLink {email, oobCode}`; `linkTo` is the anonymous user's ID token, whose account it upgrades"
+    case .startSecondFactorSignIn:
+      "Firebase `v2/accounts/mfaSignIn:start {mfaPendingCredential, mfaEnrollmentId, phoneSignInInfo}`: text a code to a phone factor"
+    case .finalizeSecondFactorSignIn:
+      "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`; `displayName`, the name a provider that gives it once gave with the first factor, is then set on the account"
+    case .startTotpEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:start {idToken, totpEnrollmentInfo: {}}`: a TOTP secret to enrol"
+    case .finalizeTotpEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
+    case .withdrawSecondFactor:
+      "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
+    case .sendVerificationCode:
+      "Firebase `accounts:sendVerificationCode {phoneNumber, <the app's proof>}`: text a code to the number"
+    case .signInWithPhoneNumber:
+      "Firebase `accounts:signInWithPhoneNumber {sessionInfo, code}`; `linkTo` is the signed-in user's ID token, whose account gets the number"
+    case .signInWithTemporaryProof:
+      "Firebase `accounts:signInWithPhoneNumber {temporaryProof, phoneNumber}`: a guest's migration signs in to the number's owner"
+    case .startPhoneEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, <the app's proof>}}`: text a code to the number to enrol"
+    case .finalizePhoneEnrollment:
+      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, phoneVerificationInfo: {sessionInfo, code}}`"
+    }
+  }
+}
+
+extension Request {
+  /// The values of `kind.fields`, in the same order (`nil`: left out of the JSON).
+  var fieldValues: [(any Encodable & Sendable)?] {
+    switch self {
+    case .signUpAnonymously: []
+    case .authorize(let p, let i, let h): [p, i, h]
+    case .signInWithIdp(let c, let l): [c, l]
+    case .signInWithPassword(let e, let p): [e, p]
+    case .signUpWithPassword(let e, let p, let l): [e, p, l]
+    case .sendPasswordReset(let e), .sendSignInLink(let e): [e]
+    case .refreshToken(let t): [t]
+    case .deleteAccount(let t), .lookupAccount(let t), .sendVerificationEmail(let t),
+      .startTotpEnrollment(let t):
+      [t]
+    case .revokeToken(let p, let c, let t): [p, c, t]
+    case .unlinkProvider(let p, let t): [p, t]
+    case .applyActionCode(let c), .checkActionCode(let c): [c]
+    case .confirmPasswordReset(let c, let p): [c, p]
+    case .signInWithCustomToken(let t): [t]
+    case .updatePassword(let t, let p): [t, p]
+    case .sendEmailChangeVerification(let t, let e): [t, e]
+    case .updateProfile(let t, let c): [t, c.displayName, c.photoURL]
+    case .signInWithEmailLink(let e, let c, let l): [e, c, l]
+    case .startSecondFactorSignIn(let p, let f, let v): [p, f, v]
+    case .finalizeSecondFactorSignIn(let p, let f, let i, let c, let n): [p, f, i, c, n]
+    case .finalizeTotpEnrollment(let t, let i, let c, let n),
+      .finalizePhoneEnrollment(let t, let i, let c, let n):
+      [t, i, c, n]
+    case .withdrawSecondFactor(let t, let f): [t, f]
+    case .startPhoneEnrollment(let t, let p, let v): [t, p, v]
+    case .sendVerificationCode(let p, let v): [p, v]
+    case .signInWithPhoneNumber(let i, let c, let l): [i, c, l]
+    case .signInWithTemporaryProof(let p): [p.phoneNumber, p.temporaryProof]
+    }
+  }
+
+  /// A request of `kind` read from its fields in `kind.fields`' order (`nil` for
+  /// `loadSession`, which is not a `Request`).
+  init?(_ kind: RequestKind, _ f: inout RequestFieldReader) throws {
+    switch kind {
+    case .loadSession: return nil
+    case .signUpAnonymously: self = .signUpAnonymously
+    case .authorize:
+      self = .authorize(provider: try f.next(), intent: try f.next(), loginHint: try f.optional())
+    case .signInWithIdp: self = .signInWithIdp(credential: try f.next(), linkTo: try f.optional())
+    case .signInWithPassword:
+      self = .signInWithPassword(email: try f.next(), password: try f.next())
+    case .signUpWithPassword:
+      self = .signUpWithPassword(
+        email: try f.next(), password: try f.next(), linkTo: try f.optional())
+    case .sendPasswordReset: self = .sendPasswordReset(email: try f.next())
+    case .sendSignInLink: self = .sendSignInLink(email: try f.next())
+    case .refreshToken: self = .refreshToken(refreshToken: try f.next())
+    case .deleteAccount: self = .deleteAccount(idToken: try f.next())
+    case .lookupAccount: self = .lookupAccount(idToken: try f.next())
+    case .sendVerificationEmail: self = .sendVerificationEmail(idToken: try f.next())
+    case .startTotpEnrollment: self = .startTotpEnrollment(idToken: try f.next())
+    case .revokeToken:
+      self = .revokeToken(
+        provider: try f.next(), authorizationCode: try f.next(), idToken: try f.next())
+    case .unlinkProvider: self = .unlinkProvider(provider: try f.next(), idToken: try f.next())
+    case .applyActionCode: self = .applyActionCode(code: try f.next())
+    case .checkActionCode: self = .checkActionCode(code: try f.next())
+    case .confirmPasswordReset:
+      self = .confirmPasswordReset(code: try f.next(), newPassword: try f.next())
+    case .signInWithCustomToken: self = .signInWithCustomToken(token: try f.next())
+    case .updatePassword: self = .updatePassword(idToken: try f.next(), newPassword: try f.next())
+    case .sendEmailChangeVerification:
+      self = .sendEmailChangeVerification(idToken: try f.next(), newEmail: try f.next())
+    case .updateProfile:
+      let t: String = try f.next()
+      self = .updateProfile(
+        idToken: t, change: ProfileChange(displayName: try f.optional(), photoURL: try f.optional())
+      )
+    case .signInWithEmailLink:
+      self = .signInWithEmailLink(email: try f.next(), code: try f.next(), linkTo: try f.optional())
+    case .startSecondFactorSignIn:
+      self = .startSecondFactorSignIn(
+        pendingCredential: try f.next(), factor: try f.next(), appVerification: try f.optional())
+    case .finalizeSecondFactorSignIn:
+      self = .finalizeSecondFactorSignIn(
+        pendingCredential: try f.next(), factor: try f.next(), sessionInfo: try f.optional(),
+        verificationCode: try f.next(), displayName: try f.optional())
+    case .finalizeTotpEnrollment:
+      self = .finalizeTotpEnrollment(
+        idToken: try f.next(), sessionInfo: try f.next(), verificationCode: try f.next(),
+        displayName: try f.next())
+    case .finalizePhoneEnrollment:
+      self = .finalizePhoneEnrollment(
+        idToken: try f.next(), sessionInfo: try f.next(), verificationCode: try f.next(),
+        displayName: try f.next())
+    case .withdrawSecondFactor:
+      self = .withdrawSecondFactor(idToken: try f.next(), factor: try f.next())
+    case .startPhoneEnrollment:
+      self = .startPhoneEnrollment(
+        idToken: try f.next(), phoneNumber: try f.next(), appVerification: try f.optional())
+    case .sendVerificationCode:
+      self = .sendVerificationCode(phoneNumber: try f.next(), appVerification: try f.optional())
+    case .signInWithPhoneNumber:
+      self = .signInWithPhoneNumber(
+        sessionInfo: try f.next(), verificationCode: try f.next(), linkTo: try f.optional())
+    case .signInWithTemporaryProof:
+      self = .signInWithTemporaryProof(
+        PhoneProof(phoneNumber: try f.next(), temporaryProof: try f.next()))
+    }
+  }
+}
+
+/// A JSON object's key, whatever its name.
+struct FieldKey: CodingKey {
+  let stringValue: String
+  init(_ name: String) { stringValue = name }
+  init?(stringValue: String) { self.stringValue = stringValue }
+  var intValue: Int? { nil }
+  init?(intValue: Int) { nil }
+}
+
+/// Reads a request's fields from a JSON object in the order its kind declares them.
+struct RequestFieldReader {
+  let container: KeyedDecodingContainer<FieldKey>
+  let names: [String]
+  var index = 0
+
+  private mutating func key() -> FieldKey {
+    defer { index += 1 }
+    return FieldKey(index < names.count ? names[index] : "")
+  }
+
+  /// The next field, which must be there.
+  mutating func next<T: Decodable>() throws -> T { try container.decode(T.self, forKey: key()) }
+
+  /// The next field, which may be left out.
+  mutating func optional<T: Decodable>() throws -> T? {
+    try container.decodeIfPresent(T.self, forKey: key())
+  }
+}

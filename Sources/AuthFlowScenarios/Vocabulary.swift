@@ -172,52 +172,9 @@ public enum Vocabulary {
     }
   }
 
-  /// The fields an effect pattern may name.
-  public static func fields(_ kind: Effect.Kind) -> [String] {
-    switch kind {
-    case .loadSession, .signUpAnonymously: ["requestId"]
-    case .persistSession: ["session"]
-    case .clearSession: []
-    case .authorizeWithGoogle: ["requestId", "intent", "loginHint"]
-    case .authorize: ["requestId", "provider", "intent", "loginHint"]
-    case .signInWithIdp: ["requestId", "credential", "linkTo"]
-    case .signInWithPassword: ["requestId", "email", "password"]
-    case .signUpWithPassword: ["requestId", "email", "password", "linkTo"]
-    case .sendPasswordReset: ["requestId", "email"]
-    case .refreshToken: ["requestId", "refreshToken"]
-    case .deleteAccount: ["requestId", "idToken"]
-    case .revokeToken: ["requestId", "provider", "authorizationCode", "idToken"]
-    case .unlinkProvider: ["requestId", "provider", "idToken"]
-    case .lookupAccount, .sendVerificationEmail: ["requestId", "idToken"]
-    case .applyActionCode, .checkActionCode: ["requestId", "code"]
-    case .confirmPasswordReset: ["requestId", "code", "newPassword"]
-    case .signInWithCustomToken: ["requestId", "token"]
-    case .updatePassword: ["requestId", "idToken", "newPassword"]
-    case .sendEmailChangeVerification: ["requestId", "idToken", "newEmail"]
-    case .updateProfile: ["requestId", "idToken", "displayName", "photoURL"]
-    case .sendSignInLink: ["requestId", "email"]
-    case .signInWithEmailLink: ["requestId", "email", "code", "linkTo"]
-    case .startSecondFactorSignIn: ["requestId", "pendingCredential", "factor", "appVerification"]
-    case .finalizeSecondFactorSignIn:
-      [
-        "requestId", "pendingCredential", "factor", "sessionInfo", "verificationCode",
-        "displayName",
-      ]
-    case .startTotpEnrollment: ["requestId", "idToken"]
-    case .withdrawSecondFactor: ["requestId", "idToken", "factor"]
-    case .finalizeTotpEnrollment, .finalizePhoneEnrollment:
-      ["requestId", "idToken", "sessionInfo", "verificationCode", "displayName"]
-    case .startPhoneEnrollment: ["requestId", "idToken", "phoneNumber", "appVerification"]
-    case .sendVerificationCode: ["requestId", "phoneNumber", "appVerification"]
-    case .signInWithPhoneNumber: ["requestId", "sessionInfo", "verificationCode", "linkTo"]
-    case .signInWithTemporaryProof: ["requestId", "phoneNumber", "temporaryProof"]
-    case .signOutProvider: ["provider", "revoke"]
-    case .scheduleTimer: ["timer", "at"]
-    case .cancelTimer: ["timer"]
-    case .deliverIDToken: ["requestIds", "result"]
-    case .notify: ["notification"]
-    }
-  }
+  /// The fields an effect pattern may name (each request kind declares its own,
+  /// `RequestKind.fields`).
+  public static func fields(_ kind: Effect.Kind) -> [String] { kind.fields }
 
   /// The fields a notification pattern may name.
   public static func fields(_ kind: AuthNotification.Kind) -> [String] {
@@ -358,61 +315,15 @@ public enum Vocabulary {
     }
   }
 
-  /// What an effect asks for.
+  /// What an effect asks for (a request's meaning is declared with it,
+  /// `RequestKind.summary`).
   public static func doc(_ kind: Effect.Kind) -> String {
     switch kind {
-    case .loadSession: "read the stored session"
-    case .persistSession: "store the session"
-    case .clearSession: "remove the stored session"
-    case .signUpAnonymously: "Firebase `accounts:signUp`, no email"
+    case .request(let request): request.summary
     case .authorizeWithGoogle:
       "Google's consent step (`intent`: `signIn`, `link`, `reauthenticate`)"
-    case .authorize: "another provider's consent step"
-    case .signInWithIdp:
-      "Firebase `accounts:signInWithIdp`; `linkTo` is the user's ID token when linking"
-    case .signInWithPassword: "Firebase `accounts:signInWithPassword`"
-    case .signUpWithPassword:
-      "Firebase `accounts:signUp` with email and password; `linkTo` links the anonymous user"
-    case .sendPasswordReset: "Firebase `accounts:sendOobCode PASSWORD_RESET`"
-    case .refreshToken: "Secure Token `/v1/token`"
-    case .deleteAccount: "Firebase `accounts:delete`"
-    case .revokeToken: "Firebase `accounts:revokeToken` with an authorization code"
-    case .unlinkProvider: "Firebase `accounts:update deleteProvider`"
-    case .lookupAccount: "Firebase `accounts:lookup` (a reload)"
-    case .sendVerificationEmail: "Firebase `accounts:sendOobCode VERIFY_EMAIL`"
-    case .applyActionCode: "Firebase `accounts:update {oobCode}` (no ID token)"
-    case .checkActionCode: "Firebase `accounts:resetPassword {oobCode}` (the code is not used)"
-    case .confirmPasswordReset: "Firebase `accounts:resetPassword {oobCode, newPassword}`"
-    case .signInWithCustomToken: "Firebase `accounts:signInWithCustomToken`"
-    case .updatePassword: "Firebase `accounts:update {idToken, password}`"
-    case .sendEmailChangeVerification:
-      "Firebase `accounts:sendOobCode {requestType: VERIFY_AND_CHANGE_EMAIL, idToken, newEmail}`"
-    case .updateProfile:
-      "Firebase `accounts:update {idToken, displayName, photoUrl, deleteAttribute}` (`\"\"` is a removal)"
-    case .sendSignInLink:
-      "Firebase `accounts:sendOobCode {requestType: EMAIL_SIGNIN, email, continueUrl, canHandleCodeInApp: true}`"
-    case .signInWithEmailLink:
-      "Firebase `accounts:signInWithEmailLink {email, oobCode}`; `linkTo` is the anonymous user's ID token, whose account it upgrades"
-    case .startSecondFactorSignIn:
-      "Firebase `v2/accounts/mfaSignIn:start {mfaPendingCredential, mfaEnrollmentId, phoneSignInInfo}`: text a code to a phone factor"
-    case .finalizeSecondFactorSignIn:
-      "Firebase `v2/accounts/mfaSignIn:finalize`: a TOTP factor's code with its id, or a texted code with its `sessionInfo`; `displayName`, the name a provider that gives it once gave with the first factor, is then set on the account"
-    case .startTotpEnrollment:
-      "Firebase `v2/accounts/mfaEnrollment:start {idToken, totpEnrollmentInfo: {}}`: a TOTP secret to enrol"
-    case .finalizeTotpEnrollment:
-      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, totpVerificationInfo: {sessionInfo, verificationCode}}`"
-    case .withdrawSecondFactor:
-      "Firebase `v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId}`"
-    case .sendVerificationCode:
-      "Firebase `accounts:sendVerificationCode {phoneNumber, <the app's proof>}`: text a code to the number"
-    case .signInWithPhoneNumber:
-      "Firebase `accounts:signInWithPhoneNumber {sessionInfo, code}`; `linkTo` is the signed-in user's ID token, whose account gets the number"
-    case .signInWithTemporaryProof:
-      "Firebase `accounts:signInWithPhoneNumber {temporaryProof, phoneNumber}`: a guest's migration signs in to the number's owner"
-    case .startPhoneEnrollment:
-      "Firebase `v2/accounts/mfaEnrollment:start {idToken, phoneEnrollmentInfo: {phoneNumber, <the app's proof>}}`: text a code to the number to enrol"
-    case .finalizePhoneEnrollment:
-      "Firebase `v2/accounts/mfaEnrollment:finalize {idToken, displayName, phoneVerificationInfo: {sessionInfo, code}}`"
+    case .persistSession: "store the session"
+    case .clearSession: "remove the stored session"
     case .signOutProvider: "sign out of a provider's SDK (`revoke` after a deletion)"
     case .scheduleTimer: "fire `timer` at `at`"
     case .cancelTimer: "forget `timer`"

@@ -221,71 +221,77 @@ public enum Alphabet {
   /// The effect that issued the request a family awaits in `machine`.
   public static func effectName(_ family: RequestFamily, _ machine: AuthMachine) -> String? {
     switch family {
-    case .refresh: return Effect.Kind.refreshToken.rawValue
+    case .refresh: return Effect.Kind.request(.refreshToken).rawValue
     case .cleanup:
-      return (machine.user?.cleanupRefreshing == true ? Effect.Kind.refreshToken : .deleteAccount)
+      return
+        (machine.user?.cleanupRefreshing == true
+        ? Effect.Kind.request(.refreshToken) : .request(.deleteAccount))
         .rawValue
     case .flow:
       let kind: Effect.Kind?
       switch machine.phase {
-      case .restoring: kind = .loadSession
-      case .signingInAnonymously: kind = .signUpAnonymously
+      case .restoring: kind = .request(.loadSession)
+      case .signingInAnonymously: kind = .request(.signUpAnonymously)
       case .providerFlow(let f):
         kind =
           f.credential == nil
           ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).effectKind
-          : .signInWithIdp
+          : .request(.signInWithIdp)
       case .migrating(let m):
         switch m.proof {
         case nil:
           kind = Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).effectKind
-        case .credential?: kind = .signInWithIdp
-        case .phoneNumber?: kind = .signInWithTemporaryProof
+        case .credential?: kind = .request(.signInWithIdp)
+        case .phoneNumber?: kind = .request(.signInWithTemporaryProof)
         }
       case .deletingAccount(let d):
         switch d.step {
         case .authorizing(let p):
           kind = Request.authorize(provider: p, intent: .reauthenticate, loginHint: nil).effectKind
-        case .reauthenticating: kind = .signInWithIdp
-        case .revoking: kind = .revokeToken
-        case .deleting: kind = .deleteAccount
+        case .reauthenticating: kind = .request(.signInWithIdp)
+        case .revoking: kind = .request(.revokeToken)
+        case .deleting: kind = .request(.deleteAccount)
         case .waitingForToken: kind = nil
         }
-      case .unlinkingProvider: kind = .unlinkProvider
+      case .unlinkingProvider: kind = .request(.unlinkProvider)
       case .accountFlow(let f):
         switch f.kind {
-        case .reload: kind = .lookupAccount
-        case .sendVerificationEmail: kind = .sendVerificationEmail
-        case .applyActionCode: kind = .applyActionCode
-        case .checkActionCode: kind = .checkActionCode
-        case .confirmPasswordReset: kind = .confirmPasswordReset
-        case .customTokenSignIn: kind = .signInWithCustomToken
-        case .changePassword: kind = .updatePassword
-        case .changeEmail: kind = .sendEmailChangeVerification
-        case .updateProfile: kind = .updateProfile
-        case .startTotpEnrollment: kind = .startTotpEnrollment
-        case .withdrawSecondFactor: kind = .withdrawSecondFactor
-        case .startPhoneEnrollment: kind = .startPhoneEnrollment
+        case .reload: kind = .request(.lookupAccount)
+        case .sendVerificationEmail: kind = .request(.sendVerificationEmail)
+        case .applyActionCode: kind = .request(.applyActionCode)
+        case .checkActionCode: kind = .request(.checkActionCode)
+        case .confirmPasswordReset: kind = .request(.confirmPasswordReset)
+        case .customTokenSignIn: kind = .request(.signInWithCustomToken)
+        case .changePassword: kind = .request(.updatePassword)
+        case .changeEmail: kind = .request(.sendEmailChangeVerification)
+        case .updateProfile: kind = .request(.updateProfile)
+        case .startTotpEnrollment: kind = .request(.startTotpEnrollment)
+        case .withdrawSecondFactor: kind = .request(.withdrawSecondFactor)
+        case .startPhoneEnrollment: kind = .request(.startPhoneEnrollment)
         }
       case .emailFlow(let e):
         switch e.kind {
-        case .signIn: kind = .signInWithPassword
-        case .createAccount: kind = .signUpWithPassword
-        case .passwordReset: kind = .sendPasswordReset
-        case .reauthenticate: kind = .signInWithPassword
-        case .sendSignInLink: kind = .sendSignInLink
-        case .linkSignIn: kind = .signInWithEmailLink
+        case .signIn: kind = .request(.signInWithPassword)
+        case .createAccount: kind = .request(.signUpWithPassword)
+        case .passwordReset: kind = .request(.sendPasswordReset)
+        case .reauthenticate: kind = .request(.signInWithPassword)
+        case .sendSignInLink: kind = .request(.sendSignInLink)
+        case .linkSignIn: kind = .request(.signInWithEmailLink)
         }
       case .accountExists: kind = nil
-      case .totpEnrollment(let e): kind = e.request == nil ? nil : .finalizeTotpEnrollment
-      case .phoneEnrollment(let e): kind = e.request == nil ? nil : .finalizePhoneEnrollment
+      case .totpEnrollment(let e): kind = e.request == nil ? nil : .request(.finalizeTotpEnrollment)
+      case .phoneEnrollment(let e):
+        kind = e.request == nil ? nil : .request(.finalizePhoneEnrollment)
       case .phoneSignIn(let f):
         kind =
-          f.request == nil ? nil : f.sendingCode ? .sendVerificationCode : .signInWithPhoneNumber
+          f.request == nil
+          ? nil : f.sendingCode ? .request(.sendVerificationCode) : .request(.signInWithPhoneNumber)
       case .secondFactor(let step):
         kind =
           step.request == nil
-          ? nil : step.sendingCode ? .startSecondFactorSignIn : .finalizeSecondFactorSignIn
+          ? nil
+          : step.sendingCode
+            ? .request(.startSecondFactorSignIn) : .request(.finalizeSecondFactorSignIn)
       case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
       return kind?.rawValue
@@ -305,7 +311,7 @@ public enum Alphabet {
       return answers.event(i)
     case .stale:
       return .respond(
-        to: Effect.Kind.deleteAccount.rawValue, with: .deleteAccount(0, .accountDeleted))
+        to: RequestKind.deleteAccount.rawValue, with: .deleteAccount(0, .accountDeleted))
     case .replay(let k, let i):
       guard !world.issued.isEmpty else { return nil }
       let request = world.issued[world.issued.count - 1 - k % world.issued.count]
@@ -478,16 +484,16 @@ public enum Alphabet {
 
   /// How many of those results are successes (they come first).
   public static func successes(_ name: String, in world: World) -> Int {
-    if name == Effect.Kind.loadSession.rawValue, world.storeKnown { return 1 }
+    if name == RequestKind.loadSession.rawValue, world.storeKnown { return 1 }
     return successCount[name] ?? 0
   }
 
   /// How many results the alphabet has for requests of this effect (one is of the wrong kind).
   public static func resultCount(_ name: String, in world: World) -> Int {
-    if name == Effect.Kind.loadSession.rawValue, world.storeKnown {
+    if name == RequestKind.loadSession.rawValue, world.storeKnown {
       return 1 + (errors[name]?.count ?? 0) + 1  // What the store holds, or cannot be read.
     }
-    let emailExists = name == Effect.Kind.signInWithIdp.rawValue && linking(world.machine) ? 1 : 0
+    let emailExists = name == RequestKind.signInWithIdp.rawValue && linking(world.machine) ? 1 : 0
     return (successCount[name] ?? 0) + (errors[name]?.count ?? 0) + emailExists + 1
   }
 

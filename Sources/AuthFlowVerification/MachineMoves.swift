@@ -285,7 +285,7 @@ extension Alphabet {
   static func worldChoices(_ world: World) -> [Choice] {
     var out: [Choice] = []
     if world.storeKnown, case .restoring = world.machine.phase {
-      let name = Effect.Kind.loadSession.rawValue
+      let name = RequestKind.loadSession.rawValue
       for i in 0..<resultCount(name, in: world) { out.append(.answer(.flow, i)) }
     }
     if !world.timers.isEmpty { out.append(.advanceToTimer) }

@@ -95,3 +95,79 @@ struct CodingTests {
     #expect(m == next)
   }
 }
+
+@Suite("A request's fields, declared once")
+struct RequestFieldTests {
+  /// One request of every kind, every optional field given.
+  static let every: [Request] = [
+    .signUpAnonymously,
+    .authorize(provider: .apple, intent: .link, loginHint: "h"),
+    .signInWithIdp(
+      credential: IdPCredential(provider: "microsoft.com", pendingToken: "p"), linkTo: "l"),
+    .signInWithPassword(email: "e", password: "p"),
+    .signUpWithPassword(email: "e", password: "p", linkTo: "l"),
+    .sendPasswordReset(email: "e"),
+    .refreshToken(refreshToken: "r"),
+    .deleteAccount(idToken: "t"),
+    .revokeToken(provider: .apple, authorizationCode: "c", idToken: "t"),
+    .unlinkProvider(provider: .apple, idToken: "t"),
+    .lookupAccount(idToken: "t"),
+    .sendVerificationEmail(idToken: "t"),
+    .applyActionCode(code: "c"),
+    .checkActionCode(code: "c"),
+    .confirmPasswordReset(code: "c", newPassword: "p"),
+    .signInWithCustomToken(token: "t"),
+    .updatePassword(idToken: "t", newPassword: "p"),
+    .sendEmailChangeVerification(idToken: "t", newEmail: "e"),
+    .updateProfile(idToken: "t", change: ProfileChange(displayName: "n", photoURL: "u")),
+    .sendSignInLink(email: "e"),
+    .signInWithEmailLink(email: "e", code: "c", linkTo: "l"),
+    .startSecondFactorSignIn(pendingCredential: "p", factor: "f", appVerification: "token"),
+    .finalizeSecondFactorSignIn(
+      pendingCredential: "p", factor: "f", sessionInfo: "s", verificationCode: "c",
+      displayName: "n"),
+    .startTotpEnrollment(idToken: "t"),
+    .finalizeTotpEnrollment(
+      idToken: "t", sessionInfo: "s", verificationCode: "c", displayName: "n"),
+    .withdrawSecondFactor(idToken: "t", factor: "f"),
+    .startPhoneEnrollment(idToken: "t", phoneNumber: "+1", appVerification: "token"),
+    .finalizePhoneEnrollment(
+      idToken: "t", sessionInfo: "s", verificationCode: "c", displayName: "n"),
+    .sendVerificationCode(phoneNumber: "+1", appVerification: "token"),
+    .signInWithPhoneNumber(sessionInfo: "s", verificationCode: "c", linkTo: "l"),
+    .signInWithTemporaryProof(PhoneProof(phoneNumber: "+1", temporaryProof: "p")),
+  ]
+
+  @Test("the list above has every request kind (but the store's read, which is no Request)")
+  func everyKind() {
+    #expect(
+      Set(Self.every.map(\.kind)) == Set(RequestKind.allCases).subtracting([.loadSession]))
+  }
+
+  @Test("each request's effect is written with exactly its kind's declared fields and reads back")
+  func declaredFields() throws {
+    for request in Self.every + [.authorize(provider: .google, intent: .signIn, loginHint: "h")] {
+      let effect = Effect.request(5, request)
+      let data = try JSONEncoder().encode(effect)
+      let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      #expect(Array(object.keys) == [effect.name])
+      let fields = try #require(object[effect.name] as? [String: Any])
+      #expect(Set(fields.keys) == Set(effect.kind.fields), "\(effect.name)")
+      #expect(try JSONDecoder().decode(Effect.self, from: data) == effect, "\(effect.name)")
+    }
+    let store = Effect.loadSession(requestId: 2)
+    #expect(try JSONDecoder().decode(Effect.self, from: JSONEncoder().encode(store)) == store)
+    #expect(Effect.Kind(rawValue: "loadSession") == .request(.loadSession))
+    #expect(Effect.Kind.allCases.map(\.rawValue).count == Set(Effect.Kind.allCases).count)
+  }
+
+  @Test("a field left out is left out of the JSON, and a missing required one is an error")
+  func optionalFields() throws {
+    let bare = Effect.request(1, .signInWithEmailLink(email: "e", code: "c", linkTo: nil))
+    let text = String(decoding: try JSONEncoder().encode(bare), as: UTF8.self)
+    #expect(!text.contains("linkTo"))
+    #expect(try JSONDecoder().decode(Effect.self, from: Data(text.utf8)) == bare)
+    let missing = Data(#"{"signInWithEmailLink":{"requestId":1,"email":"e"}}"#.utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Effect.self, from: missing) }
+  }
+}
