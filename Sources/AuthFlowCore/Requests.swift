@@ -3,11 +3,12 @@
 // handler switches over its own request's outcomes and nothing else: an answer of the wrong
 // shape for its request cannot be built. The case names are the scenario format's names.
 //
-// Adding a request kind: a `Request` case, its answer type (with its `RequestOutcome`
-// conformance, Outcomes.swift), an `Answer` case and its lines in `Answer`'s switches (`ask`,
-// `changed`, `id`, `kind`, `failed`, the JSON), an `AuthInterpreter` requirement and its line in
-// `perform(_:id:)` (Interpreter.swift), the reducer's handler, and its declaration in the
-// scenario vocabulary (Docs/Architecture.md, "Adding a request").
+// Adding a request kind: a `Request` case, its `RequestKind`, its fields (`RequestKind.fields`,
+// `fieldValues`, `init(_:_:)`) and `summary`, its answer type (with its `RequestOutcome`
+// conformance, Outcomes.swift), an `Answer` case and its lines in `Answer`'s switches, its
+// `RequestSlot`, an `AuthInterpreter` requirement with its lines in Interpreter.swift, the
+// reducer's handler, the HTTP call, and its answers in the scenario decoder and the checker's
+// alphabet (Docs/Architecture.md, "Adding a request").
 
 /// A request to the world: what an `AuthInterpreter` performs.
 public enum Request: Hashable, Sendable {
