@@ -8,6 +8,9 @@
 public protocol RequestOutcome: Hashable, Codable, Sendable {
   /// The outcome's name, as scenario files spell it (the Swift case's own name).
   var name: String { get }
+  /// Every outcome's name, in the order the cases are declared: the answers a request of this
+  /// type's kind can get.
+  static var names: [String] { get }
   /// The error, when the request failed.
   var error: AuthError? { get }
   /// The failure outcome (`providerFailed` for a consent step).
@@ -51,6 +54,8 @@ extension LoadAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["sessionLoaded", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -75,6 +80,8 @@ extension AuthorizeAnswer: RequestOutcome {
     case .providerFailed: "providerFailed"
     }
   }
+
+  public static let names = ["providerSucceeded", "providerCancelled", "providerFailed"]
 
   public var error: AuthError? {
     if case .providerFailed(let e) = self { return e }
@@ -101,6 +108,8 @@ extension SessionAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["signedIn", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -132,6 +141,8 @@ extension FirstFactorAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["signedIn", "secondFactorRequired", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -161,6 +172,8 @@ extension SecondFactorCodeAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["secondFactorCodeSent", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -176,6 +189,8 @@ extension SignInAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["signedIn", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -208,6 +223,11 @@ extension IdPAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = [
+    "signedIn", "credentialAlreadyInUse", "secondFactorRequired",
+    "accountExistsWithDifferentCredential", "requestFailed",
+  ]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -242,6 +262,8 @@ extension RefreshAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["tokenRefreshed", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -266,6 +288,8 @@ extension ResetAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["passwordResetSent", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -281,6 +305,8 @@ extension SignInLinkAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["signInLinkSent", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -298,6 +324,8 @@ extension DeleteAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["accountDeleted", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -313,6 +341,8 @@ extension RevokeAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["tokenRevoked", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -330,6 +360,8 @@ extension UnlinkAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["providerUnlinked", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -345,6 +377,8 @@ extension ProfileAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["profileUpdated", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -362,6 +396,8 @@ extension LookupAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["accountReloaded", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -377,6 +413,8 @@ extension VerificationEmailAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["verificationEmailSent", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -394,6 +432,8 @@ extension ActionCodeAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["actionCodeApplied", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -409,6 +449,8 @@ extension CheckCodeAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["actionCodeChecked", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -426,6 +468,8 @@ extension PasswordResetAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["passwordResetConfirmed", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -441,6 +485,8 @@ extension PasswordChangeAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["passwordChanged", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -471,6 +517,8 @@ extension TotpSecretAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["totpSecretIssued", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -486,6 +534,8 @@ extension SecondFactorWithdrawnAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["secondFactorWithdrawn", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -511,6 +561,8 @@ extension TotpEnrollmentAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["totpEnrolled", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -535,6 +587,8 @@ extension PhoneCodeAnswer: RequestOutcome {
     }
   }
 
+  public static let names = ["verificationCodeSent", "requestFailed"]
+
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
     return nil
@@ -551,6 +605,8 @@ extension PhoneSignInAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["signedIn", "phoneNumberInUse", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }
@@ -580,6 +636,8 @@ extension PhoneEnrollmentAnswer: RequestOutcome {
     case .requestFailed: "requestFailed"
     }
   }
+
+  public static let names = ["phoneEnrolled", "requestFailed"]
 
   public var error: AuthError? {
     if case .requestFailed(let e) = self { return e }

@@ -1614,6 +1614,16 @@ extension RequestKind {
     }
   }
 
+  /// The names of the answers a request of this kind can get, in its answer type's order
+  /// (`RequestOutcome.names`): read from the answer type, never listed per kind.
+  public var answerNames: [String] {
+    Answer.failed(self, 0, AuthError(code: "")).ask(AnswerNames())
+  }
+
+  private struct AnswerNames: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> [String] { O.names }
+  }
+
   /// What a request of this kind asks for, in a line (the scenario vocabulary's meaning).
   public var summary: String {
     switch self {

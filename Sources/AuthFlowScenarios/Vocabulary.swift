@@ -386,42 +386,10 @@ public enum Vocabulary {
 
   /// The answers a request of `kind` can get (a failure is spelled `requestFailed` or, for a
   /// consent step, `providerFailed`: files may use either for any request).
+  /// Read from the request's answer type (`RequestKind.answerNames`); a test checks each name is
+  /// an `AnswerName`.
   public static func answers(for kind: RequestKind) -> [AnswerName] {
-    switch kind {
-    case .loadSession: [.sessionLoaded, .requestFailed]
-    case .authorize: [.providerSucceeded, .providerCancelled, .providerFailed]
-    case .signUpAnonymously, .signUpWithPassword, .signInWithCustomToken,
-      .finalizeSecondFactorSignIn, .signInWithTemporaryProof:
-      [.signedIn, .requestFailed]
-    case .signInWithPhoneNumber: [.signedIn, .phoneNumberInUse, .requestFailed]
-    case .sendVerificationCode: [.verificationCodeSent, .requestFailed]
-    case .signInWithPassword, .signInWithEmailLink:
-      [.signedIn, .secondFactorRequired, .requestFailed]
-    case .startSecondFactorSignIn, .startPhoneEnrollment: [.secondFactorCodeSent, .requestFailed]
-    case .finalizePhoneEnrollment: [.phoneEnrolled, .requestFailed]
-    case .sendSignInLink: [.signInLinkSent, .requestFailed]
-    case .signInWithIdp:
-      [
-        .signedIn, .credentialAlreadyInUse, .secondFactorRequired,
-        .accountExistsWithDifferentCredential, .requestFailed,
-      ]
-    case .refreshToken: [.tokenRefreshed, .requestFailed]
-    case .sendPasswordReset: [.passwordResetSent, .requestFailed]
-    case .deleteAccount: [.accountDeleted, .requestFailed]
-    case .revokeToken: [.tokenRevoked, .requestFailed]
-    case .unlinkProvider: [.providerUnlinked, .requestFailed]
-    case .lookupAccount: [.accountReloaded, .requestFailed]
-    case .sendVerificationEmail: [.verificationEmailSent, .requestFailed]
-    case .applyActionCode: [.actionCodeApplied, .requestFailed]
-    case .checkActionCode: [.actionCodeChecked, .requestFailed]
-    case .confirmPasswordReset: [.passwordResetConfirmed, .requestFailed]
-    case .updatePassword: [.passwordChanged, .requestFailed]
-    case .sendEmailChangeVerification: [.verificationEmailSent, .requestFailed]
-    case .updateProfile: [.profileUpdated, .requestFailed]
-    case .startTotpEnrollment: [.totpSecretIssued, .requestFailed]
-    case .finalizeTotpEnrollment: [.totpEnrolled, .requestFailed]
-    case .withdrawSecondFactor: [.secondFactorWithdrawn, .requestFailed]
-    }
+    kind.answerNames.compactMap(AnswerName.init(rawValue:))
   }
 
   /// The request kind an effect name (a script key, a `respond`'s `to`) stands for.

@@ -275,6 +275,8 @@ struct FormatCompletenessTests {
         }
         #expect(t.wrongKind == nil, "\(effect) takes \(name)")
         #expect(t.answer.kind == kind)
+        // The answer type's declared list (`RequestOutcome.names`) and its case's own name agree.
+        #expect(t.answer.outcomeName == name.rawValue, "\(effect) \(name)")
       }
     }
     for (name, fields) in Vocabulary.effects + Vocabulary.notifications {
