@@ -1085,6 +1085,25 @@ public struct RequestSlot<Outcome: RequestOutcome>: Sendable {
   }
 }
 
+extension Answer {
+  /// `outcome` as the answer to the request `id` of `kind`, or nil when `outcome` is not of
+  /// that kind's answer type (`RequestKind.outcomeType`): for a reader that learns the kind at
+  /// run time. Where the kind is known in Swift, `RequestSlot.answer(_:_:)` checks it at
+  /// compile time instead.
+  public init?(_ kind: RequestKind, _ id: RequestID, outcome: any RequestOutcome) {
+    guard ObjectIdentifier(type(of: outcome)) == ObjectIdentifier(kind.outcomeType) else {
+      return nil
+    }
+    self = Answer.failed(kind, id, AuthError(code: "")).changed(
+      id: nil, Replacing(outcome: outcome))
+  }
+
+  private struct Replacing: OutcomeChange {
+    let outcome: any RequestOutcome
+    func change<O: RequestOutcome>(_ other: O) -> O { outcome as? O ?? other }
+  }
+}
+
 extension RequestSlot where Outcome == SessionAnswer {
   /// `signUpAnonymously`.
   public static var signUpAnonymously: Self { Self(kind: .signUpAnonymously) }
@@ -1622,6 +1641,16 @@ extension RequestKind {
 
   private struct AnswerNames: OutcomeQuestion {
     func ask<O: RequestOutcome>(_ outcome: O) -> [String] { O.names }
+  }
+
+  /// The answer type of this kind (`SessionAnswer` for `signUpAnonymously`, ...): what a reader
+  /// of answers (the scenario decoder) reads an answer to this kind as, with no list per kind.
+  public var outcomeType: any RequestOutcome.Type {
+    Answer.failed(self, 0, AuthError(code: "")).ask(OutcomeType())
+  }
+
+  private struct OutcomeType: OutcomeQuestion {
+    func ask<O: RequestOutcome>(_ outcome: O) -> any RequestOutcome.Type { O.self }
   }
 
   /// What a request of this kind asks for, in a line (the scenario vocabulary's meaning).
