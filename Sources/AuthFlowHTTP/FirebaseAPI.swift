@@ -50,7 +50,11 @@ public struct FirebaseEndpoints: Sendable, Equatable {
 }
 
 /// Firebase Auth over its REST APIs: Identity Toolkit v1 and Secure Token.
-public struct FirebaseAPI: Sendable {
+///
+/// It answers every request but a provider's consent step, each with the method
+/// `AuthInterpreter` names, so a new request kind is a compile error here, beside its call.
+/// `HTTPInterpreter` adds the consent steps and hands every other request to it.
+public struct FirebaseAPI: AuthInterpreter {
   /// The Web API key (`?key=`).
   public var apiKey: String
   /// The endpoints.
@@ -85,7 +89,9 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:signUp` with email and password; `linkTo` links the current (anonymous) user.
-  public func signUp(email: String, password: String, linkTo: String?) async -> SessionAnswer {
+  public func signUpWithPassword(email: String, password: String, linkTo: String?) async
+    -> SessionAnswer
+  {
     var body: [String: Any] = ["email": email, "password": password, "returnSecureToken": true]
     if let linkTo { body["idToken"] = linkTo }
     return SessionAnswer(await session(from: call("signUp", body), anonymous: false))
@@ -93,7 +99,7 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:signInWithPassword`. An answer with the key `mfaPendingCredential` (and no
   /// tokens) is a first factor that is not enough: the challenge, never a session.
-  public func signIn(email: String, password: String) async -> FirstFactorAnswer {
+  public func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
     await firstFactor(
       call("signInWithPassword", ["email": email, "password": password, "returnSecureToken": true])
     )
@@ -458,7 +464,7 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:signInWithCustomToken` with a token the app's backend minted. The answer has no
   /// `localId`: the uid is the new ID token's `user_id` (its `sub`).
-  public func signIn(customToken: String) async -> SignInAnswer {
+  public func signInWithCustomToken(token customToken: String) async -> SignInAnswer {
     SignInAnswer(
       await session(
         from: call("signInWithCustomToken", ["token": customToken, "returnSecureToken": true]),
@@ -487,7 +493,7 @@ public struct FirebaseAPI: Sendable {
   /// conflict (HTTP 200 with `errorMessage`) becomes `credentialAlreadyInUse` with the updated
   /// credential Firebase echoes (`oauthIdToken`, `pendingToken`): never with the nonce, whose pair
   /// with the ID token was spent, and never with an ID token that was sent with a nonce.
-  public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
+  public func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
     var body: [String: Any] = ["returnSecureToken": true, "returnIdpCredential": true]
     if let redirect = credential.requestUri {
       // Firebase's own code flow: it exchanges the code in the redirect with the client secret
@@ -617,7 +623,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:update` with `deleteProvider`: what is linked afterwards comes back.
-  public func unlink(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
+  public func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
     switch await call("update", ["idToken": idToken, "deleteProvider": [provider.rawValue]]) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
@@ -661,7 +667,7 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:update` with `oobCode` and no ID token (Firebase would take the token's account
   /// instead of applying the code): the code is spent, the account's email verified.
-  public func applyActionCode(_ code: String) async -> ActionCodeAnswer {
+  public func applyActionCode(code: String) async -> ActionCodeAnswer {
     switch await call("update", ["oobCode": code]) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
@@ -675,7 +681,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:resetPassword` with `oobCode` alone: what the code is for; it stays usable.
-  public func checkActionCode(_ code: String) async -> CheckCodeAnswer {
+  public func checkActionCode(code: String) async -> CheckCodeAnswer {
     switch await call("resetPassword", ["oobCode": code]) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let json):
@@ -690,7 +696,7 @@ public struct FirebaseAPI: Sendable {
 
   /// `accounts:resetPassword` with `oobCode` and `newPassword`: the reset is done (and the
   /// code spent); Firebase ends the account's sessions.
-  public func confirmPasswordReset(_ code: String, newPassword: String) async
+  public func confirmPasswordReset(code: String, newPassword: String) async
     -> PasswordResetAnswer
   {
     switch await call("resetPassword", ["oobCode": code, "newPassword": newPassword]) {
@@ -737,7 +743,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:delete`.
-  public func delete(idToken: String) async -> DeleteAnswer {
+  public func deleteAccount(idToken: String) async -> DeleteAnswer {
     switch await call("delete", ["idToken": idToken]) {
     case .success: return .accountDeleted
     case .failure(let e): return .requestFailed(error: e)
@@ -746,7 +752,7 @@ public struct FirebaseAPI: Sendable {
 
   /// Secure Token `/v1/token` (form-encoded, as the JS SDK sends it); `expires_in` becomes an
   /// instant here, when the answer arrives.
-  public func refresh(_ refreshToken: String) async -> RefreshAnswer {
+  public func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
     let url = endpoints.secureToken.appendingPathComponent("token")
     let body = FormEncoding.encode([
       ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
@@ -897,7 +903,7 @@ public struct FirebaseAPI: Sendable {
   }
 
   /// `accounts:lookup` as a reload: the account's profile as the server has it now.
-  public func reload(idToken: String) async -> LookupAnswer {
+  public func lookupAccount(idToken: String) async -> LookupAnswer {
     switch await lookup(idToken: idToken) {
     case .failure(let e): return .requestFailed(error: e)
     case .success(let account):
@@ -1060,5 +1066,75 @@ extension SignInAnswer {
     case .signedIn(let s): self = .signedIn(session: s)
     case .requestFailed(let e): self = .requestFailed(error: e)
     }
+  }
+}
+
+extension FirebaseAPI {
+  /// Firebase has no consent step: a provider's is the app's (`HTTPInterpreter.consents`).
+  public func authorize(provider: ProviderID, intent: AuthorizationIntent, loginHint: String?)
+    async -> AuthorizeAnswer
+  {
+    .providerFailed(
+      error: AuthError(code: "PROVIDER_NOT_CONFIGURED", message: "no consent step for \(provider)"))
+  }
+}
+
+// The names these calls had before they took the names `AuthInterpreter` gives them.
+extension FirebaseAPI {
+  @available(*, deprecated, renamed: "signUpWithPassword(email:password:linkTo:)")
+  public func signUp(email: String, password: String, linkTo: String?) async -> SessionAnswer {
+    await signUpWithPassword(email: email, password: password, linkTo: linkTo)
+  }
+
+  @available(*, deprecated, renamed: "signInWithPassword(email:password:)")
+  public func signIn(email: String, password: String) async -> FirstFactorAnswer {
+    await signInWithPassword(email: email, password: password)
+  }
+
+  @available(*, deprecated, renamed: "signInWithCustomToken(token:)")
+  public func signIn(customToken: String) async -> SignInAnswer {
+    await signInWithCustomToken(token: customToken)
+  }
+
+  @available(*, deprecated, renamed: "signInWithIdp(credential:linkTo:)")
+  public func signInWithIdp(_ credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
+    await signInWithIdp(credential: credential, linkTo: linkTo)
+  }
+
+  @available(*, deprecated, renamed: "unlinkProvider(provider:idToken:)")
+  public func unlink(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
+    await unlinkProvider(provider: provider, idToken: idToken)
+  }
+
+  @available(*, deprecated, renamed: "applyActionCode(code:)")
+  public func applyActionCode(_ code: String) async -> ActionCodeAnswer {
+    await applyActionCode(code: code)
+  }
+
+  @available(*, deprecated, renamed: "checkActionCode(code:)")
+  public func checkActionCode(_ code: String) async -> CheckCodeAnswer {
+    await checkActionCode(code: code)
+  }
+
+  @available(*, deprecated, renamed: "confirmPasswordReset(code:newPassword:)")
+  public func confirmPasswordReset(_ code: String, newPassword: String) async
+    -> PasswordResetAnswer
+  {
+    await confirmPasswordReset(code: code, newPassword: newPassword)
+  }
+
+  @available(*, deprecated, renamed: "deleteAccount(idToken:)")
+  public func delete(idToken: String) async -> DeleteAnswer {
+    await deleteAccount(idToken: idToken)
+  }
+
+  @available(*, deprecated, renamed: "refreshToken(_:)")
+  public func refresh(_ refreshToken: String) async -> RefreshAnswer {
+    await self.refreshToken(refreshToken)
+  }
+
+  @available(*, deprecated, renamed: "lookupAccount(idToken:)")
+  public func reload(idToken: String) async -> LookupAnswer {
+    await lookupAccount(idToken: idToken)
   }
 }

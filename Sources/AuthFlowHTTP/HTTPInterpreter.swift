@@ -2,7 +2,7 @@ import AuthFlowCore
 import Foundation
 
 /// The real interpreter: each provider's consent step, then Firebase over HTTP.
-public struct HTTPInterpreter: AuthInterpreter {
+public struct HTTPInterpreter: AnsweringInterpreter {
   public var firebase: FirebaseAPI
   /// The consent step of each provider the app offers.
   public var consents: [ProviderID: any ProviderConsent]
@@ -51,161 +51,13 @@ public struct HTTPInterpreter: AuthInterpreter {
     return answer
   }
 
-  public func signUpAnonymously() async -> SessionAnswer { await firebase.signUpAnonymously() }
-
-  public func signInWithIdp(credential: IdPCredential, linkTo: String?) async -> IdPAnswer {
-    await firebase.signInWithIdp(credential, linkTo: linkTo)
-  }
-
-  public func signInWithPassword(email: String, password: String) async -> FirstFactorAnswer {
-    await firebase.signIn(email: email, password: password)
-  }
-
-  public func startSecondFactorSignIn(
-    pendingCredential: String, factor: String, appVerification: AppVerification?
-  ) async -> SecondFactorCodeAnswer {
-    await firebase.startSecondFactorSignIn(
-      pendingCredential: pendingCredential, factor: factor, appVerification: appVerification)
-  }
-
-  public func finalizeSecondFactorSignIn(
-    pendingCredential: String, factor: String, sessionInfo: String?, verificationCode: String,
-    displayName: String?
-  ) async -> SessionAnswer {
-    await firebase.finalizeSecondFactorSignIn(
-      pendingCredential: pendingCredential, factor: factor, sessionInfo: sessionInfo,
-      verificationCode: verificationCode, displayName: displayName)
-  }
-
-  public func startTotpEnrollment(idToken: String) async -> TotpSecretAnswer {
-    await firebase.startTotpEnrollment(idToken: idToken)
-  }
-
-  public func finalizeTotpEnrollment(
-    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
-  ) async -> TotpEnrollmentAnswer {
-    await firebase.finalizeTotpEnrollment(
-      idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
-      displayName: displayName)
-  }
-
-  public func startPhoneEnrollment(
-    idToken: String, phoneNumber: String, appVerification: AppVerification?
-  )
-    async -> SecondFactorCodeAnswer
-  {
-    await firebase.startPhoneEnrollment(
-      idToken: idToken, phoneNumber: phoneNumber, appVerification: appVerification)
-  }
-
-  public func finalizePhoneEnrollment(
-    idToken: String, sessionInfo: String, verificationCode: String, displayName: String
-  ) async -> PhoneEnrollmentAnswer {
-    await firebase.finalizePhoneEnrollment(
-      idToken: idToken, sessionInfo: sessionInfo, verificationCode: verificationCode,
-      displayName: displayName)
-  }
-
-  public func sendVerificationCode(phoneNumber: String, appVerification: AppVerification?) async
-    -> PhoneCodeAnswer
-  {
-    await firebase.sendVerificationCode(phoneNumber: phoneNumber, appVerification: appVerification)
-  }
-
-  public func signInWithPhoneNumber(sessionInfo: String, verificationCode: String, linkTo: String?)
-    async -> PhoneSignInAnswer
-  {
-    await firebase.signInWithPhoneNumber(
-      sessionInfo: sessionInfo, verificationCode: verificationCode, linkTo: linkTo)
-  }
-
-  public func signInWithTemporaryProof(_ proof: PhoneProof) async -> SessionAnswer {
-    await firebase.signInWithTemporaryProof(proof)
-  }
-
-  public func withdrawSecondFactor(idToken: String, factor: String) async
-    -> SecondFactorWithdrawnAnswer
-  {
-    await firebase.withdrawSecondFactor(idToken: idToken, factor: factor)
-  }
-
-  public func signUpWithPassword(email: String, password: String, linkTo: String?) async
-    -> SessionAnswer
-  {
-    await firebase.signUp(email: email, password: password, linkTo: linkTo)
-  }
-
-  public func sendPasswordReset(email: String) async -> ResetAnswer {
-    await firebase.sendPasswordReset(email: email)
-  }
-
-  public func refreshToken(_ refreshToken: String) async -> RefreshAnswer {
-    await firebase.refresh(refreshToken)
-  }
-
-  public func deleteAccount(idToken: String) async -> DeleteAnswer {
-    await firebase.delete(idToken: idToken)
-  }
-
-  public func revokeToken(provider: ProviderID, authorizationCode: String, idToken: String) async
-    -> RevokeAnswer
-  {
-    await firebase.revokeToken(
-      provider: provider, authorizationCode: authorizationCode, idToken: idToken)
-  }
-
-  public func unlinkProvider(provider: ProviderID, idToken: String) async -> UnlinkAnswer {
-    await firebase.unlink(provider: provider, idToken: idToken)
-  }
-
-  public func lookupAccount(idToken: String) async -> LookupAnswer {
-    await firebase.reload(idToken: idToken)
-  }
-
-  public func sendVerificationEmail(idToken: String) async -> VerificationEmailAnswer {
-    await firebase.sendVerificationEmail(idToken: idToken)
-  }
-
-  public func sendEmailChangeVerification(idToken: String, newEmail: String) async
-    -> VerificationEmailAnswer
-  {
-    await firebase.sendEmailChangeVerification(idToken: idToken, newEmail: newEmail)
-  }
-
-  public func updateProfile(idToken: String, change: ProfileChange) async -> ProfileAnswer {
-    await firebase.updateProfile(idToken: idToken, change: change)
-  }
-
-  public func applyActionCode(code: String) async -> ActionCodeAnswer {
-    await firebase.applyActionCode(code)
-  }
-
-  public func checkActionCode(code: String) async -> CheckCodeAnswer {
-    await firebase.checkActionCode(code)
-  }
-
-  public func confirmPasswordReset(code: String, newPassword: String) async
-    -> PasswordResetAnswer
-  {
-    await firebase.confirmPasswordReset(code, newPassword: newPassword)
-  }
-
-  public func signInWithCustomToken(token: String) async -> SignInAnswer {
-    await firebase.signIn(customToken: token)
-  }
-
-  public func updatePassword(idToken: String, newPassword: String) async -> PasswordChangeAnswer {
-    await firebase.updatePassword(idToken: idToken, newPassword: newPassword)
-  }
-
-  public func sendSignInLink(email: String) async -> SignInLinkAnswer {
-    await firebase.sendSignInLink(email: email)
-  }
-
-  public func signInWithEmailLink(email: String, code: String, linkTo: String?) async
-    -> FirstFactorAnswer
-  {
-    await firebase.signInWithEmailLink(email: email, code: code, linkTo: linkTo)
+  /// A consent step is the provider's; every other request is Firebase's (`FirebaseAPI`
+  /// answers each as `AuthInterpreter` names it).
+  public func respond(to request: Request, id: RequestID) async -> Answer {
+    if case .authorize(let provider, let intent, let hint) = request {
+      return .authorize(id, await authorize(provider: provider, intent: intent, loginHint: hint))
+    }
+    return await firebase.perform(request, id: id)
   }
 
   public func signOut(of provider: ProviderID, revoke: Bool) async {

@@ -183,12 +183,13 @@ struct ResponseCase: CustomStringConvertible {
     case .signUp: return Self.signIn(.signUpAnonymously(2, await api.signUpAnonymously()))
     case .signInWithPassword:
       return Self.signIn(
-        .signInWithPassword(3, await api.signIn(email: "a@example.com", password: "pw")),
+        .signInWithPassword(
+          3, await api.signInWithPassword(email: "a@example.com", password: "pw")),
         after: .signInWithEmail(email: "a@example.com", password: "pw"))
     case .signInWithIdp:
       let credential = IdPCredential(
         provider: .apple, idToken: "a-1", rawNonce: "n-1", givenName: "Ana", familyName: "Lima")
-      let answer = await api.signInWithIdp(credential, linkTo: "id-x")
+      let answer = await api.signInWithIdp(credential: credential, linkTo: "id-x")
       var m = AuthMachine()
       return MachineCheck.feed(
         &m,
@@ -203,7 +204,7 @@ struct ResponseCase: CustomStringConvertible {
       let session = Session(
         uid: "u1", anonymous: false, idToken: "id-0", refreshToken: "rt-0",
         expiresAt: Self.now + 3600)
-      let result = await api.refresh("rt-0")
+      let result = await api.refreshToken("rt-0")
       return MachineCheck.feed(
         &m,
         [
@@ -211,7 +212,7 @@ struct ResponseCase: CustomStringConvertible {
           .intent(.idTokenRequested(requestId: 1, forceRefresh: true)),
           .answer(.refreshToken(2, result)),
         ], now: Self.now)
-    case .delete: _ = await api.delete(idToken: "id-0")
+    case .delete: _ = await api.deleteAccount(idToken: "id-0")
     case .passwordReset: _ = await api.sendPasswordReset(email: "a@example.com")
     case .discover:
       _ = await OIDCProvider.discover(issuer: "https://accounts.google.com", transport: transport)

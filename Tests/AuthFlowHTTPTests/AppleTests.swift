@@ -42,9 +42,11 @@ struct AppleTests {
   )
   func nonceRules() async throws {
     let credential = apple("apple-1", nonce: "raw-1")
-    let s = try session(await api.signInWithIdp(credential, linkTo: nil))
+    let s = try session(await api.signInWithIdp(credential: credential, linkTo: nil))
     #expect(s.providers == ["apple.com"] && s.displayName == "Ana Lima")
-    guard case .requestFailed(let duplicate) = await api.signInWithIdp(credential, linkTo: nil)
+    guard
+      case .requestFailed(let duplicate) = await api.signInWithIdp(
+        credential: credential, linkTo: nil)
     else {
       Issue.record("a repeated (id_token, nonce) pair was accepted")
       return
@@ -53,7 +55,9 @@ struct AppleTests {
     #expect(duplicate.message?.contains("Duplicate credential") == true)
     var wrong = apple("apple-1", nonce: "raw-2")
     wrong.rawNonce = "not-the-one"
-    guard case .requestFailed(let mismatch) = await api.signInWithIdp(wrong, linkTo: nil) else {
+    guard
+      case .requestFailed(let mismatch) = await api.signInWithIdp(credential: wrong, linkTo: nil)
+    else {
       Issue.record("a nonce that does not match was accepted")
       return
     }
@@ -67,7 +71,7 @@ struct AppleTests {
     // An Apple account without a name, with an authenticator app enrolled.
     var first = apple("apple-mfa", nonce: "raw-m1")
     (first.givenName, first.familyName) = (nil, nil)
-    let account = try session(await api.signInWithIdp(first, linkTo: nil))
+    let account = try session(await api.signInWithIdp(credential: first, linkTo: nil))
     #expect(account.displayName == nil)
     try await standIn.admin("admin", ["localId": account.uid, "emailVerified": true])
     guard
@@ -89,7 +93,8 @@ struct AppleTests {
     // Apple again, now with the name (as after the user stopped using Apple with the app).
     guard
       case .secondFactorRequired(let challenge) = await api.signInWithIdp(
-        apple("apple-mfa", nonce: "raw-m2"), linkTo: nil)
+        credential:
+          apple("apple-mfa", nonce: "raw-m2"), linkTo: nil)
     else {
       Issue.record("expected the second factor")
       return
@@ -105,7 +110,8 @@ struct AppleTests {
       return
     }
     #expect(signedIn.uid == account.uid && signedIn.displayName == "Ana Lima")
-    guard case .accountReloaded(let profile) = await api.reload(idToken: signedIn.idToken) else {
+    guard case .accountReloaded(let profile) = await api.lookupAccount(idToken: signedIn.idToken)
+    else {
       Issue.record("expected the account")
       return
     }
@@ -116,20 +122,23 @@ struct AppleTests {
     "an Apple link conflict answers a pendingToken; the retry without the nonce signs in to the owner"
   )
   func conflictPendingToken() async throws {
-    let owner = try session(await api.signInWithIdp(apple("apple-2", nonce: "raw-3"), linkTo: nil))
+    let owner = try session(
+      await api.signInWithIdp(credential: apple("apple-2", nonce: "raw-3"), linkTo: nil))
     let anonymous = try session(await api.signUpAnonymously())
     guard
       case .credentialAlreadyInUse(let updated, _) = await api.signInWithIdp(
-        apple("apple-2", nonce: "raw-4"), linkTo: anonymous.idToken)
+        credential:
+          apple("apple-2", nonce: "raw-4"), linkTo: anonymous.idToken)
     else {
       Issue.record("expected the conflict")
       return
     }
     #expect(updated.pendingToken != nil && updated.rawNonce == nil)
-    let signedIn = try session(await api.signInWithIdp(updated, linkTo: nil))
+    let signedIn = try session(await api.signInWithIdp(credential: updated, linkTo: nil))
     #expect(signedIn.uid == owner.uid)
     // A pending token is single-use: the same retry again is refused, so the machine asks Apple.
-    guard case .requestFailed(let again) = await api.signInWithIdp(updated, linkTo: nil) else {
+    guard case .requestFailed(let again) = await api.signInWithIdp(credential: updated, linkTo: nil)
+    else {
       Issue.record("a spent pendingToken was accepted")
       return
     }
@@ -138,7 +147,8 @@ struct AppleTests {
 
   @Test("revokeToken revokes a code once; unlink removes a provider and says what is left")
   func revokeAndUnlink() async throws {
-    let s = try session(await api.signInWithIdp(apple("apple-3", nonce: "raw-5"), linkTo: nil))
+    let s = try session(
+      await api.signInWithIdp(credential: apple("apple-3", nonce: "raw-5"), linkTo: nil))
     #expect(
       await api.revokeToken(provider: .apple, authorizationCode: "code-x", idToken: s.idToken)
         == .tokenRevoked)
@@ -152,10 +162,10 @@ struct AppleTests {
     #expect(spent.code == "INVALID_CREDENTIAL")
     let google = IdPCredential.google(
       idToken: fakeGoogleToken(sub: "g-9", email: "x7@privaterelay.appleid.com"))
-    let both = try session(await api.signInWithIdp(google, linkTo: s.idToken))
+    let both = try session(await api.signInWithIdp(credential: google, linkTo: s.idToken))
     #expect(Set(both.providers) == ["apple.com", "google.com"])
     #expect(
-      await api.unlink(provider: .google, idToken: both.idToken)
+      await api.unlinkProvider(provider: .google, idToken: both.idToken)
         == .providerUnlinked(providers: ["apple.com"]))
   }
 
@@ -163,19 +173,19 @@ struct AppleTests {
   func genericProviders() async throws {
     let oidc = IdPCredential(
       provider: "oidc.acme", idToken: fakeGoogleToken(sub: "acme-1", email: "ana@acme.example"))
-    let a = try session(await api.signInWithIdp(oidc, linkTo: nil))
+    let a = try session(await api.signInWithIdp(credential: oidc, linkTo: nil))
     #expect(a.providers == ["oidc.acme"])
     let github = IdPCredential(provider: "github.com", accessToken: #"{"sub":"gh-1"}"#)
-    let b = try session(await api.signInWithIdp(github, linkTo: a.idToken))
+    let b = try session(await api.signInWithIdp(credential: github, linkTo: a.idToken))
     #expect(Set(b.providers) == ["oidc.acme", "github.com"] && b.uid == a.uid)
     // An OAuth 1 credential (twitter.com) goes with its secret; without it Firebase refuses.
     let twitter = IdPCredential(
       provider: "twitter.com", accessToken: #"{"sub":"tw-1"}"#, tokenSecret: "tw-secret")
-    let t = try session(await api.signInWithIdp(twitter, linkTo: b.idToken))
+    let t = try session(await api.signInWithIdp(credential: twitter, linkTo: b.idToken))
     #expect(t.providers.contains("twitter.com"))
     var bare = twitter
     bare.tokenSecret = nil
-    guard case .requestFailed(let e) = await api.signInWithIdp(bare, linkTo: nil) else {
+    guard case .requestFailed(let e) = await api.signInWithIdp(credential: bare, linkTo: nil) else {
       Issue.record("an OAuth 1 token without its secret was accepted")
       return
     }
@@ -189,7 +199,7 @@ struct AppleTests {
       .addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     let microsoft = IdPCredential(
       provider: "microsoft.com", requestUri: handler + "?code=" + code, sessionId: sessionId)
-    let m = try session(await api.signInWithIdp(microsoft, linkTo: nil))
+    let m = try session(await api.signInWithIdp(credential: microsoft, linkTo: nil))
     #expect(m.providers == ["microsoft.com"] && m.email == "ana@contoso.example")
   }
 
@@ -200,7 +210,7 @@ struct AppleTests {
     email: String, sub: String
   ) async throws -> (owner: Session, runtime: AuthRuntime, nonces: NonceSequence) {
     guard
-      case .signedIn(let owner) = await api.signUp(
+      case .signedIn(let owner) = await api.signUpWithPassword(
         email: email, password: "secret-pw-1", linkTo: nil)
     else { throw AuthError(code: "SETUP_FAILED", message: "could not create the password account") }
     let nonces = NonceSequence()

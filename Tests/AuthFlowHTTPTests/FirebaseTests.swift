@@ -51,34 +51,35 @@ struct FirebaseTests {
     #expect(s.anonymous && s.uid.count == 28 && s.providers.isEmpty)
     #expect(s.expiresAt.seconds > Date().timeIntervalSince1970 + 3500)
     let before = Date().timeIntervalSince1970
-    guard case .tokenRefreshed(let t) = await api.refresh(s.refreshToken) else {
+    guard case .tokenRefreshed(let t) = await api.refreshToken(s.refreshToken) else {
       Issue.record("refresh failed")
       return
     }
     let (id, rt) = (t.idToken, t.refreshToken)
     // The answer's "3600" became an instant when it arrived.
     #expect(abs(t.expiresAt.seconds - (before + 3600)) < 5 && !id.isEmpty && rt != s.refreshToken)
-    #expect(await api.delete(idToken: id) == .accountDeleted)
-    #expect(await api.refresh(rt) == .requestFailed(error: AuthError(code: "USER_NOT_FOUND")))
+    #expect(await api.deleteAccount(idToken: id) == .accountDeleted)
+    #expect(await api.refreshToken(rt) == .requestFailed(error: AuthError(code: "USER_NOT_FOUND")))
   }
 
   @Test("email: sign-up, weak password, exists, sign-in, wrong password, reset, link")
   func email() async throws {
     #expect(
-      await api.signUp(email: "w@example.com", password: "123", linkTo: nil)
+      await api.signUpWithPassword(email: "w@example.com", password: "123", linkTo: nil)
         == .requestFailed(
           error: AuthError(
             code: "WEAK_PASSWORD", message: "Password should be at least 6 characters")))
     let s = try session(
-      await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil))
+      await api.signUpWithPassword(email: "ann@example.com", password: "secret-1", linkTo: nil))
     #expect(s.email == "ann@example.com" && s.providers == ["password"] && !s.anonymous)
     #expect(
-      await api.signUp(email: "ann@example.com", password: "secret-1", linkTo: nil)
+      await api.signUpWithPassword(email: "ann@example.com", password: "secret-1", linkTo: nil)
         == .requestFailed(error: AuthError(code: "EMAIL_EXISTS")))
     #expect(
-      try session(await api.signIn(email: "ann@example.com", password: "secret-1")).uid == s.uid)
+      try session(await api.signInWithPassword(email: "ann@example.com", password: "secret-1")).uid
+        == s.uid)
     #expect(
-      await api.signIn(email: "ann@example.com", password: "nope")
+      await api.signInWithPassword(email: "ann@example.com", password: "nope")
         == .requestFailed(error: AuthError(code: "INVALID_LOGIN_CREDENTIALS")))
     #expect(await api.sendPasswordReset(email: "ann@example.com") == .passwordResetSent)
     // Email-enumeration protection (production's default): an unknown address is answered
@@ -86,7 +87,8 @@ struct FirebaseTests {
     #expect(await api.sendPasswordReset(email: "nobody@example.com") == .passwordResetSent)
     let anon = try session(await api.signUpAnonymously())
     let linked = try session(
-      await api.signUp(email: "bea@example.com", password: "secret-2", linkTo: anon.idToken))
+      await api.signUpWithPassword(
+        email: "bea@example.com", password: "secret-2", linkTo: anon.idToken))
     #expect(linked.uid == anon.uid && !linked.anonymous)
   }
 
@@ -95,12 +97,13 @@ struct FirebaseTests {
     let google = IdPCredential.google(
       idToken: fakeGoogleToken(sub: "g-1", email: "mike@example.com"))
     let first = try session(await api.signUpAnonymously())
-    let linked = try session(await api.signInWithIdp(google, linkTo: first.idToken))
+    let linked = try session(await api.signInWithIdp(credential: google, linkTo: first.idToken))
     #expect(linked.uid == first.uid && !linked.anonymous && linked.providers == ["google.com"])
     let second = try session(await api.signUpAnonymously())
     guard
       case .credentialAlreadyInUse(let updated, let email) = await api.signInWithIdp(
-        google, linkTo: second.idToken)
+        credential:
+          google, linkTo: second.idToken)
     else {
       Issue.record("expected the link conflict")
       return
@@ -108,7 +111,7 @@ struct FirebaseTests {
     #expect(email == "mike@example.com")
     #expect(updated.idToken == google.idToken)
     // The updated credential signs in to the account that owns it (the migration's sign-in).
-    #expect(try session(await api.signInWithIdp(updated, linkTo: nil)).uid == first.uid)
+    #expect(try session(await api.signInWithIdp(credential: updated, linkTo: nil)).uid == first.uid)
   }
 
   @Test("error messages: CODE, CODE : detail, and emulator hints")
@@ -151,7 +154,7 @@ struct FirebaseTests {
   func challenges(name: String, body: String, factors: Int?) async throws {
     try await standIn.fault(
       "signInWithPassword", ["status": 200, "body": body, "contentType": "application/json"])
-    let answer = await api.signIn(email: "a@example.com", password: "pw")
+    let answer = await api.signInWithPassword(email: "a@example.com", password: "pw")
     switch (answer, factors) {
     case (.secondFactorRequired(let c), let n?):
       #expect(c.factors.count == n, "\(name)")
@@ -1012,7 +1015,7 @@ struct FirebaseTests {
     #expect(after.uid == before.uid)
     #expect(after.refreshToken != before.refreshToken, "Firebase answers with new tokens")
     // The old session is over on the server: its refresh token is refused for good.
-    guard case .requestFailed(let old) = await api.refresh(before.refreshToken) else {
+    guard case .requestFailed(let old) = await api.refreshToken(before.refreshToken) else {
       Issue.record("the old refresh token still works")
       return
     }

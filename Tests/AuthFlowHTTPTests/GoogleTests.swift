@@ -104,12 +104,15 @@ struct GoogleOAuthTests {
     let api = standIn.api()
     var stripped = credential
     stripped.rawNonce = nil
-    guard case .requestFailed(let refused) = await api.signInWithIdp(stripped, linkTo: nil) else {
+    guard
+      case .requestFailed(let refused) = await api.signInWithIdp(credential: stripped, linkTo: nil)
+    else {
       Issue.record("an ID token with a nonce claim was accepted without its raw nonce")
       return
     }
     #expect(refused.code == "MISSING_OR_INVALID_NONCE")
-    guard case .signedIn(let session) = await api.signInWithIdp(credential, linkTo: nil) else {
+    guard case .signedIn(let session) = await api.signInWithIdp(credential: credential, linkTo: nil)
+    else {
       Issue.record("the credential with its raw nonce was refused")
       return
     }

@@ -81,7 +81,7 @@ struct LiveEmailScenarioTests {
     -> String
   {
     guard
-      case .signedIn(let session) = await standIn.api().signUp(
+      case .signedIn(let session) = await standIn.api().signUpWithPassword(
         email: email, password: password, linkTo: nil)
     else { throw AuthError(code: "STANDIN_ADMIN_FAILED", message: "signUp") }
     return session.uid
