@@ -1067,17 +1067,13 @@ public struct RequestSlot<Outcome: RequestOutcome>: Sendable {
 
   /// `outcome` as the answer to the request `id` of this kind.
   public func answer(_ id: RequestID, _ outcome: Outcome) -> Answer {
-    Answer.failed(kind, id, AuthError(code: "")).changed(id: nil, Replacing(outcome: outcome))
+    Answer.failed(kind, id, AuthError(code: "")).changed(
+      id: nil, Answer.Replacing(outcome: outcome))
   }
 
   /// The outcome `answer` carries, when it answers a request of this kind.
   public func outcome(of answer: Answer) -> Outcome? {
     answer.kind == kind ? answer.ask(Reading<Outcome>()) : nil
-  }
-
-  private struct Replacing: OutcomeChange {
-    let outcome: Outcome
-    func change<O: RequestOutcome>(_ other: O) -> O { outcome as? O ?? other }
   }
 
   private struct Reading<Wanted>: OutcomeQuestion {
@@ -1098,7 +1094,9 @@ extension Answer {
       id: nil, Replacing(outcome: outcome))
   }
 
-  private struct Replacing: OutcomeChange {
+  /// Puts `outcome` in place of an answer's outcome of the same type (`RequestSlot.answer`,
+  /// `init(_:_:outcome:)`).
+  struct Replacing: OutcomeChange {
     let outcome: any RequestOutcome
     func change<O: RequestOutcome>(_ other: O) -> O { outcome as? O ?? other }
   }
@@ -1315,34 +1313,26 @@ extension Answer: Codable {
 /// The JSON of an answer that is one payload or a failure: `{"<success>": {the payload's fields,
 /// flat}}` or `{"requestFailed": {"error"}}`, as scenario files write them.
 enum FlatAnswerJSON {
-  struct Key: CodingKey {
-    var stringValue: String
-    init(_ name: String) { stringValue = name }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    var intValue: Int? { nil }
-    init?(intValue: Int) { nil }
-  }
-
   static func decode<Payload: Decodable>(_ decoder: any Decoder, success: String) throws
     -> Result<Payload, AuthError>
   {
-    let c = try decoder.container(keyedBy: Key.self)
-    if c.contains(Key(success)) {
-      return .success(try c.decode(Payload.self, forKey: Key(success)))
+    let c = try decoder.container(keyedBy: FieldKey.self)
+    if c.contains(FieldKey(success)) {
+      return .success(try c.decode(Payload.self, forKey: FieldKey(success)))
     }
-    let f = try c.nestedContainer(keyedBy: Key.self, forKey: Key("requestFailed"))
-    return .failure(try f.decode(AuthError.self, forKey: Key("error")))
+    let f = try c.nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey("requestFailed"))
+    return .failure(try f.decode(AuthError.self, forKey: FieldKey("error")))
   }
 
   static func encode<Payload: Encodable>(
     _ answer: Result<Payload, AuthError>, success: String, to encoder: any Encoder
   ) throws {
-    var c = encoder.container(keyedBy: Key.self)
+    var c = encoder.container(keyedBy: FieldKey.self)
     switch answer {
-    case .success(let p): try c.encode(p, forKey: Key(success))
+    case .success(let p): try c.encode(p, forKey: FieldKey(success))
     case .failure(let e):
-      var f = c.nestedContainer(keyedBy: Key.self, forKey: Key("requestFailed"))
-      try f.encode(e, forKey: Key("error"))
+      var f = c.nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey("requestFailed"))
+      try f.encode(e, forKey: FieldKey("error"))
     }
   }
 }
@@ -1398,13 +1388,13 @@ extension SecondFactorWithdrawnAnswer: Codable {
     init(_ tokens: Tokens?) { self.tokens = tokens }
 
     init(from decoder: any Decoder) throws {
-      let c = try decoder.container(keyedBy: FlatAnswerJSON.Key.self)
-      tokens = c.contains(FlatAnswerJSON.Key("idToken")) ? try Tokens(from: decoder) : nil
+      let c = try decoder.container(keyedBy: FieldKey.self)
+      tokens = c.contains(FieldKey("idToken")) ? try Tokens(from: decoder) : nil
     }
 
     func encode(to encoder: any Encoder) throws {
       if let tokens { return try tokens.encode(to: encoder) }
-      _ = encoder.container(keyedBy: FlatAnswerJSON.Key.self)
+      _ = encoder.container(keyedBy: FieldKey.self)
     }
   }
 
@@ -1635,13 +1625,7 @@ extension RequestKind {
 
   /// The names of the answers a request of this kind can get, in its answer type's order
   /// (`RequestOutcome.names`): read from the answer type, never listed per kind.
-  public var answerNames: [String] {
-    Answer.failed(self, 0, AuthError(code: "")).ask(AnswerNames())
-  }
-
-  private struct AnswerNames: OutcomeQuestion {
-    func ask<O: RequestOutcome>(_ outcome: O) -> [String] { O.names }
-  }
+  public var answerNames: [String] { outcomeType.names }
 
   /// The answer type of this kind (`SessionAnswer` for `signUpAnonymously`, ...): what a reader
   /// of answers (the scenario decoder) reads an answer to this kind as, with no list per kind.

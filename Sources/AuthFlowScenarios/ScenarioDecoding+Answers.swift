@@ -51,8 +51,20 @@ extension JSONReader {
     fail(p, "\(type) has no answer \(name.rawValue)")
   }
 
-  func signedIn(_ f: [String: JSONValue], _ p: String) throws -> (Session, Bool) {
-    try session(f["session"] ?? .null, join(p, "session"))
+  /// An outcome that carries the session an answer's `session` field gives (its expiry relative
+  /// when the file wrote `expiresIn`).
+  func signedIn<O>(_ f: [String: JSONValue], _ p: String, _ make: (Session) -> O) throws
+    -> ReadOutcome<O>
+  {
+    let (session, relative) = try session(f["session"] ?? .null, join(p, "session"))
+    return ReadOutcome(outcome: make(session), relativeExpiry: relative)
+  }
+
+  /// An outcome that carries a second-factor challenge.
+  func challenged<O>(_ f: [String: JSONValue], _ p: String, _ make: (SecondFactorChallenge) -> O)
+    throws -> ReadOutcome<O>
+  {
+    ReadOutcome(outcome: make(try challenge(f, p)))
   }
 }
 
@@ -97,8 +109,7 @@ extension SignedInOutcome {
     throws -> ReadOutcome<Self>
   {
     guard name == .signedIn else { throw r.unknown(name, Self.self, p) }
-    let (session, relative) = try r.signedIn(f, p)
-    return ReadOutcome(outcome: .signedIn(session: session), relativeExpiry: relative)
+    return try r.signedIn(f, p, Self.signedIn)
   }
 }
 
@@ -110,11 +121,8 @@ extension FirstFactorAnswer: ScenarioOutcome {
     throws -> ReadOutcome<Self>
   {
     switch name {
-    case .signedIn:
-      let (session, relative) = try r.signedIn(f, p)
-      return ReadOutcome(outcome: .signedIn(session: session), relativeExpiry: relative)
-    case .secondFactorRequired:
-      return ReadOutcome(outcome: .secondFactorRequired(challenge: try r.challenge(f, p)))
+    case .signedIn: return try r.signedIn(f, p, Self.signedIn)
+    case .secondFactorRequired: return try r.challenged(f, p, Self.secondFactorRequired)
     default: throw r.unknown(name, Self.self, p)
     }
   }
@@ -125,11 +133,8 @@ extension IdPAnswer: ScenarioOutcome {
     throws -> ReadOutcome<Self>
   {
     switch name {
-    case .signedIn:
-      let (session, relative) = try r.signedIn(f, p)
-      return ReadOutcome(outcome: .signedIn(session: session), relativeExpiry: relative)
-    case .secondFactorRequired:
-      return ReadOutcome(outcome: .secondFactorRequired(challenge: try r.challenge(f, p)))
+    case .signedIn: return try r.signedIn(f, p, Self.signedIn)
+    case .secondFactorRequired: return try r.challenged(f, p, Self.secondFactorRequired)
     case .accountExistsWithDifferentCredential:
       return ReadOutcome(
         outcome: .accountExistsWithDifferentCredential(
@@ -152,9 +157,7 @@ extension PhoneSignInAnswer: ScenarioOutcome {
     throws -> ReadOutcome<Self>
   {
     switch name {
-    case .signedIn:
-      let (session, relative) = try r.signedIn(f, p)
-      return ReadOutcome(outcome: .signedIn(session: session), relativeExpiry: relative)
+    case .signedIn: return try r.signedIn(f, p, Self.signedIn)
     case .phoneNumberInUse:
       return ReadOutcome(
         outcome: .phoneNumberInUse(
@@ -170,8 +173,7 @@ extension PasswordChangeAnswer: ScenarioOutcome {
     throws -> ReadOutcome<Self>
   {
     guard name == .passwordChanged else { throw r.unknown(name, Self.self, p) }
-    let (session, relative) = try r.signedIn(f, p)
-    return ReadOutcome(outcome: .passwordChanged(session: session), relativeExpiry: relative)
+    return try r.signedIn(f, p, Self.passwordChanged)
   }
 }
 

@@ -225,73 +225,74 @@ public enum Alphabet {
     case .cleanup:
       return
         (machine.user?.cleanupRefreshing == true
-        ? Effect.Kind.request(.refreshToken) : .request(.deleteAccount))
+        ? RequestKind.refreshToken : .deleteAccount)
         .rawValue
     case .flow:
-      let kind: Effect.Kind?
+      // A consent step's effect name depends on its provider (`authorizeWithGoogle`); every other
+      // request's is its kind's.
+      func consent(_ p: ProviderID, _ intent: AuthorizationIntent) -> String {
+        Request.authorize(provider: p, intent: intent, loginHint: nil).effectKind.rawValue
+      }
+      let kind: RequestKind?
       switch machine.phase {
-      case .restoring: kind = .request(.loadSession)
-      case .signingInAnonymously: kind = .request(.signUpAnonymously)
+      case .restoring: kind = .loadSession
+      case .signingInAnonymously: kind = .signUpAnonymously
       case .providerFlow(let f):
-        kind =
-          f.credential == nil
-          ? Request.authorize(provider: f.provider, intent: .signIn, loginHint: nil).effectKind
-          : .request(.signInWithIdp)
+        if f.credential == nil { return consent(f.provider, .signIn) }
+        kind = .signInWithIdp
       case .migrating(let m):
         switch m.proof {
-        case nil:
-          kind = Request.authorize(provider: m.provider, intent: .signIn, loginHint: nil).effectKind
-        case .credential?: kind = .request(.signInWithIdp)
-        case .phoneNumber?: kind = .request(.signInWithTemporaryProof)
+        case nil: return consent(m.provider, .signIn)
+        case .credential?: kind = .signInWithIdp
+        case .phoneNumber?: kind = .signInWithTemporaryProof
         }
       case .deletingAccount(let d):
         switch d.step {
-        case .authorizing(let p):
-          kind = Request.authorize(provider: p, intent: .reauthenticate, loginHint: nil).effectKind
-        case .reauthenticating: kind = .request(.signInWithIdp)
-        case .revoking: kind = .request(.revokeToken)
-        case .deleting: kind = .request(.deleteAccount)
+        case .authorizing(let p): return consent(p, .reauthenticate)
+        case .reauthenticating: kind = .signInWithIdp
+        case .revoking: kind = .revokeToken
+        case .deleting: kind = .deleteAccount
         case .waitingForToken: kind = nil
         }
-      case .unlinkingProvider: kind = .request(.unlinkProvider)
+      case .unlinkingProvider: kind = .unlinkProvider
       case .accountFlow(let f):
         switch f.kind {
-        case .reload: kind = .request(.lookupAccount)
-        case .sendVerificationEmail: kind = .request(.sendVerificationEmail)
-        case .applyActionCode: kind = .request(.applyActionCode)
-        case .checkActionCode: kind = .request(.checkActionCode)
-        case .confirmPasswordReset: kind = .request(.confirmPasswordReset)
-        case .customTokenSignIn: kind = .request(.signInWithCustomToken)
-        case .changePassword: kind = .request(.updatePassword)
-        case .changeEmail: kind = .request(.sendEmailChangeVerification)
-        case .updateProfile: kind = .request(.updateProfile)
-        case .startTotpEnrollment: kind = .request(.startTotpEnrollment)
-        case .withdrawSecondFactor: kind = .request(.withdrawSecondFactor)
-        case .startPhoneEnrollment: kind = .request(.startPhoneEnrollment)
+        case .reload: kind = .lookupAccount
+        case .sendVerificationEmail: kind = .sendVerificationEmail
+        case .applyActionCode: kind = .applyActionCode
+        case .checkActionCode: kind = .checkActionCode
+        case .confirmPasswordReset: kind = .confirmPasswordReset
+        case .customTokenSignIn: kind = .signInWithCustomToken
+        case .changePassword: kind = .updatePassword
+        case .changeEmail: kind = .sendEmailChangeVerification
+        case .updateProfile: kind = .updateProfile
+        case .startTotpEnrollment: kind = .startTotpEnrollment
+        case .withdrawSecondFactor: kind = .withdrawSecondFactor
+        case .startPhoneEnrollment: kind = .startPhoneEnrollment
         }
       case .emailFlow(let e):
         switch e.kind {
-        case .signIn: kind = .request(.signInWithPassword)
-        case .createAccount: kind = .request(.signUpWithPassword)
-        case .passwordReset: kind = .request(.sendPasswordReset)
-        case .reauthenticate: kind = .request(.signInWithPassword)
-        case .sendSignInLink: kind = .request(.sendSignInLink)
-        case .linkSignIn: kind = .request(.signInWithEmailLink)
+        case .signIn: kind = .signInWithPassword
+        case .createAccount: kind = .signUpWithPassword
+        case .passwordReset: kind = .sendPasswordReset
+        case .reauthenticate: kind = .signInWithPassword
+        case .sendSignInLink: kind = .sendSignInLink
+        case .linkSignIn: kind = .signInWithEmailLink
         }
       case .accountExists: kind = nil
-      case .totpEnrollment(let e): kind = e.request == nil ? nil : .request(.finalizeTotpEnrollment)
+      case .totpEnrollment(let e): kind = e.request == nil ? nil : .finalizeTotpEnrollment
       case .phoneEnrollment(let e):
-        kind = e.request == nil ? nil : .request(.finalizePhoneEnrollment)
+        kind = e.request == nil ? nil : .finalizePhoneEnrollment
       case .phoneSignIn(let f):
         kind =
           f.request == nil
-          ? nil : f.sendingCode ? .request(.sendVerificationCode) : .request(.signInWithPhoneNumber)
+          ? nil : f.sendingCode ? .sendVerificationCode : .signInWithPhoneNumber
       case .secondFactor(let step):
         kind =
           step.request == nil
           ? nil
           : step.sendingCode
-            ? .request(.startSecondFactorSignIn) : .request(.finalizeSecondFactorSignIn)
+            ? .startSecondFactorSignIn : .finalizeSecondFactorSignIn
       case .starting, .resting, .migrationRequired, .reauthenticationRequired: kind = nil
       }
       return kind?.rawValue
