@@ -210,141 +210,300 @@ extension Intent {
   public static let linkGoogleTapped = Intent.linkProviderTapped(provider: .google)
 }
 
-// MARK: - JSON
+// MARK: - Fields: an intent's fields, declared once per kind; the JSON, the scenario decoder,
+// the schema and the vocabulary read them from here.
 
-extension Intent: Codable {
-  /// The wire form: one case per name, so Google's spellings stay what they always were.
-  private enum Wire: Codable {
-    case appLaunched, signInAnonymouslyTapped, signInWithGoogleTapped, linkGoogleTapped
-    case signInWithProviderTapped(provider: ProviderID)
-    case linkProviderTapped(provider: ProviderID)
-    case unlinkProviderTapped(provider: ProviderID)
-    case signInWithEmail(email: String, password: String)
-    case createAccount(email: String, password: String)
-    case sendPasswordReset(email: String)
-    case migrationDecided(choice: MigrationChoice)
-    case migrationFinished
-    case reauthenticateTapped(provider: ProviderID?)
-    case signOutTapped(discardAnonymousData: Bool)
-    case deleteAccountTapped, cancelTapped, reloadRequested, sendEmailVerification
-    case applyActionCode(code: String)
-    case checkActionCode(code: String)
-    case confirmPasswordReset(code: String, newPassword: String)
-    case signInWithCustomToken(token: String)
-    case changePassword(newPassword: String)
-    case reauthenticateWithPassword(password: String)
-    case changeEmail(newEmail: String)
-    case updateProfile(displayName: String?, photoURL: String?)
-    case sendSignInLink(email: String)
-    case signInWithEmailLink(code: String, email: String?)
-    case sendSecondFactorCode(factor: String, appVerification: AppVerification?)
-    case submitSecondFactorCode(factor: String, verificationCode: String)
-    case enrollTotp
-    case submitTotpEnrollmentCode(verificationCode: String, displayName: String?)
-    case withdrawSecondFactor(factor: String)
-    case enrollPhone(phoneNumber: String, appVerification: AppVerification?)
-    case submitPhoneEnrollmentCode(verificationCode: String, displayName: String?)
-    case sendPhoneCode(phoneNumber: String, appVerification: AppVerification?)
-    case submitPhoneCode(verificationCode: String)
-    case idTokenRequested(requestId: TokenRequestID, forceRefresh: Bool)
+/// What an intent's field holds, and so how a scenario file spells it.
+public enum IntentFieldType: Sendable, Hashable, CaseIterable {
+  /// A string.
+  case text
+  /// A provider id: `google.com`, `apple.com`, `github.com`, `oidc.<name>`.
+  case provider
+  /// `true` or `false`; left out, `false`.
+  case flag
+  /// A `MigrationChoice`, by name.
+  case migrationChoice
+  /// A whole number: the app's token request (`TokenRequestID`).
+  case tokenRequestID
+  /// The app's proof that it is the app (`AppVerification`): a reCAPTCHA token, or an object.
+  case appVerification
+}
+
+/// One field of an intent: its name in the JSON and in scenario files, what it holds, and
+/// whether it must be given.
+public struct IntentField: Sendable, Hashable {
+  public var name: String
+  public var type: IntentFieldType
+  public var required: Bool
+
+  public init(_ name: String, _ type: IntentFieldType, required: Bool = true) {
+    self.name = name
+    self.type = type
+    self.required = required
   }
 
-  public init(from decoder: any Decoder) throws {
-    switch try Wire(from: decoder) {
+  /// A string that must be given.
+  static func text(_ name: String) -> IntentField { IntentField(name, .text) }
+
+  /// A field that may be left out.
+  static func optional(_ name: String, _ type: IntentFieldType) -> IntentField {
+    IntentField(name, type, required: false)
+  }
+}
+
+/// Reads an intent's fields in the order its kind declares them (`Intent.Kind.fields`): the
+/// JSON's reader and the scenario decoder's, each with its own errors.
+public protocol IntentFieldReader {
+  /// The next declared field, which must be there.
+  mutating func next<T: Decodable & Sendable>() throws -> T
+  /// The next declared field, which may be left out (`nil`).
+  mutating func optional<T: Decodable & Sendable>() throws -> T?
+}
+
+extension Intent.Kind {
+  /// The fields of an intent of this kind, in order, as the JSON and scenario files name them.
+  public var fields: [IntentField] {
+    switch self {
+    case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
+      .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested,
+      .sendEmailVerification, .enrollTotp:
+      []
+    case .applyActionCode, .checkActionCode: [.text("code")]
+    case .confirmPasswordReset: [.text("code"), .text("newPassword")]
+    case .signInWithCustomToken: [.text("token")]
+    case .changePassword: [.text("newPassword")]
+    case .reauthenticateWithPassword: [.text("password")]
+    case .changeEmail: [.text("newEmail")]
+    case .updateProfile: [.optional("displayName", .text), .optional("photoURL", .text)]
+    case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
+      [IntentField("provider", .provider)]
+    case .signInWithEmail, .createAccount: [.text("email"), .text("password")]
+    case .sendPasswordReset, .sendSignInLink: [.text("email")]
+    case .signInWithEmailLink: [.text("code"), .optional("email", .text)]
+    case .sendSecondFactorCode: [.text("factor"), .optional("appVerification", .appVerification)]
+    case .submitSecondFactorCode: [.text("factor"), .text("verificationCode")]
+    case .submitTotpEnrollmentCode, .submitPhoneEnrollmentCode:
+      [.text("verificationCode"), .optional("displayName", .text)]
+    case .withdrawSecondFactor: [.text("factor")]
+    case .enrollPhone, .sendPhoneCode:
+      [.text("phoneNumber"), .optional("appVerification", .appVerification)]
+    case .submitPhoneCode: [.text("verificationCode")]
+    case .migrationDecided: [IntentField("choice", .migrationChoice)]
+    case .reauthenticateTapped: [.optional("provider", .provider)]
+    case .signOutTapped: [.optional("discardAnonymousData", .flag)]
+    case .idTokenRequested:
+      [IntentField("requestId", .tokenRequestID), .optional("forceRefresh", .flag)]
+    }
+  }
+
+  /// What an intent of this kind means, in a line (the scenario vocabulary's meaning).
+  public var summary: String {
+    switch self {
+    case .appLaunched: "the app started; the stored session is read first"
+    case .signInAnonymouslyTapped: "sign in as a Firebase anonymous user"
+    case .signInWithGoogleTapped: "Google's spelling of `signInWithProviderTapped{google.com}`"
+    case .linkGoogleTapped: "Google's spelling of `linkProviderTapped{google.com}`"
+    case .signInWithProviderTapped: "sign in with a provider; for an anonymous user, the upgrade"
+    case .linkProviderTapped: "link a provider to the signed-in account (anonymous: the upgrade)"
+    case .unlinkProviderTapped: "remove a provider from a permanent account (never its last way in)"
+    case .signInWithEmail: "sign in with email and password"
+    case .createAccount: "create an email/password account; for an anonymous user, link it"
+    case .sendPasswordReset: "send a password-reset email"
+    case .migrationDecided:
+      "the app's answer in `migrationRequired`: `merge`, `switchWithoutData`, `stayAnonymous`"
+    case .migrationFinished: "the app has moved the anonymous user's data after a `merge`"
+    case .reauthenticateTapped:
+      "prove again who the user is (`provider` optional: by default the account's own)"
+    case .signOutTapped:
+      "sign out; an anonymous user needs `discardAnonymousData: true` (default `false`)"
+    case .deleteAccountTapped: "delete the signed-in account"
+    case .cancelTapped: "abandon the flow in progress"
+    case .reloadRequested:
+      "ask Firebase for the account as it is now (`accounts:lookup`): email, `emailVerified`, providers and name follow; a dead session signs out"
+    case .sendEmailVerification:
+      "email the signed-in user a link that verifies their address (`accounts:sendOobCode VERIFY_EMAIL`)"
+    case .applyActionCode:
+      "apply the `code` (`oobCode`) of a verification link the app was opened with, signed in or not"
+    case .checkActionCode:
+      "ask what an email link's `code` is for and whose address, without using it (before a new-password screen)"
+    case .confirmPasswordReset:
+      "finish a password reset with the reset mail's `code` and the `newPassword`, signed in or not"
+    case .signInWithCustomToken:
+      "sign in with a `token` the app's backend minted; signed in already, it must be the same user's (`userMismatch` otherwise)"
+    case .changePassword:
+      "change the signed-in account's password to `newPassword`; a login too old for it waits in `reauthenticationRequired`"
+    case .changeEmail:
+      "change the signed-in account's email to `newEmail`, verified first: a link is mailed there, and the email changes when it is applied; a login too old for it waits in `reauthenticationRequired`"
+    case .updateProfile:
+      "set the signed-in account's `displayName` or `photoURL` (`\"\"` removes one; a field left out stays); no recent login needed"
+    case .reauthenticateWithPassword:
+      "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
+    case .sendSignInLink:
+      "mail a sign-in link to `email` (nobody signed in, or an anonymous user, whom the link upgrades); the machine keeps the address until a link sign-in with it succeeds"
+    case .signInWithEmailLink:
+      "sign in with the `code` (`oobCode`) of a sign-in link, with `email` or, left out, the address the link was sent to; with neither, `emailNeededForLink` and nothing is sent; an anonymous user is upgraded in place"
+    case .sendSecondFactorCode:
+      "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof (a reCAPTCHA token, or `{iosReceipt, iosSecret}`, or `{captchaResponse}`), passed through; sent again, a new code"
+    case .submitSecondFactorCode:
+      "in `secondFactorRequired`, finish the sign-in with `factor`'s `verificationCode`: an authenticator app's (TOTP), or the texted one after `sendSecondFactorCode`"
+    case .enrollTotp:
+      "enrol an authenticator app (TOTP) as a second factor of the signed-in permanent account: Firebase issues a secret, shown in `enrollingTotp`; a login too old for it waits in `reauthenticationRequired`"
+    case .submitTotpEnrollmentCode:
+      "in `enrollingTotp`, finish the enrolment with the first `verificationCode` the authenticator app made with the secret, naming the factor `displayName` (optional, default \"Authenticator app\"); a wrong code keeps the secret for another"
+    case .withdrawSecondFactor:
+      "withdraw the second `factor` (its enrolment id) from the signed-in permanent account; the account is reloaded after, for the session's `secondFactors`; a login too old for it waits in `reauthenticationRequired`"
+    case .enrollPhone:
+      "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; a login too old for it waits in `reauthenticationRequired`"
+    case .submitPhoneEnrollmentCode:
+      "in `enrollingPhone`, finish the enrolment with the texted `verificationCode`, naming the factor `displayName` (optional, default \"Phone\"); a wrong code keeps waiting for another"
+    case .sendPhoneCode:
+      "text a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), to upgrade the guest, or to add it to the signed-in account; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; sent again while the code is awaited, a new code"
+    case .submitPhoneCode:
+      "in `awaitingPhoneCode`, sign in (or upgrade, or add the number) with the texted `verificationCode`; a wrong code keeps waiting for another"
+    case .idTokenRequested:
+      "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
+    }
+  }
+}
+
+extension Intent {
+  /// The values of `kind.fields`, in the same order (`nil`: left out of the JSON).
+  var fieldValues: [(any Encodable & Sendable)?] {
+    switch self {
+    case .appLaunched, .signInAnonymouslyTapped, .migrationFinished, .deleteAccountTapped,
+      .cancelTapped, .reloadRequested, .sendEmailVerification, .enrollTotp:
+      []
+    case .signInWithProviderTapped(let p), .linkProviderTapped(let p):
+      p.hasGoogleSpellings ? [] : [p]  // Google's spellings name the provider
+    case .unlinkProviderTapped(let p): [p]
+    case .signInWithEmail(let e, let p), .createAccount(let e, let p): [e, p]
+    case .sendPasswordReset(let e), .sendSignInLink(let e): [e]
+    case .migrationDecided(let c): [c]
+    case .reauthenticateTapped(let p): [p]
+    case .signOutTapped(let d): [d]
+    case .applyActionCode(let c), .checkActionCode(let c): [c]
+    case .confirmPasswordReset(let c, let p): [c, p]
+    case .signInWithCustomToken(let t): [t]
+    case .changePassword(let p): [p]
+    case .reauthenticateWithPassword(let p): [p]
+    case .changeEmail(let e): [e]
+    case .updateProfile(let c): [c.displayName, c.photoURL]
+    case .signInWithEmailLink(let c, let e): [c, e]
+    case .sendSecondFactorCode(let f, let v): [f, v]
+    case .submitSecondFactorCode(let f, let c): [f, c]
+    case .submitTotpEnrollmentCode(let c, let n), .submitPhoneEnrollmentCode(let c, let n): [c, n]
+    case .withdrawSecondFactor(let f): [f]
+    case .enrollPhone(let p, let v), .sendPhoneCode(let p, let v): [p, v]
+    case .submitPhoneCode(let c): [c]
+    case .idTokenRequested(let id, let f): [id, f]
+    }
+  }
+
+  /// An intent of `kind` read from its fields in `kind.fields`' order.
+  public init(_ kind: Kind, _ f: inout some IntentFieldReader) throws {
+    switch kind {
     case .appLaunched: self = .appLaunched
     case .signInAnonymouslyTapped: self = .signInAnonymouslyTapped
-    case .signInWithGoogleTapped: self = .signInWithProviderTapped(provider: .google)
-    case .linkGoogleTapped: self = .linkProviderTapped(provider: .google)
-    case .signInWithProviderTapped(let p): self = .signInWithProviderTapped(provider: p)
-    case .linkProviderTapped(let p): self = .linkProviderTapped(provider: p)
-    case .unlinkProviderTapped(let p): self = .unlinkProviderTapped(provider: p)
-    case .signInWithEmail(let e, let p): self = .signInWithEmail(email: e, password: p)
-    case .createAccount(let e, let p): self = .createAccount(email: e, password: p)
-    case .sendPasswordReset(let e): self = .sendPasswordReset(email: e)
-    case .migrationDecided(let c): self = .migrationDecided(choice: c)
+    case .signInWithGoogleTapped: self = .signInWithGoogleTapped
+    case .linkGoogleTapped: self = .linkGoogleTapped
+    case .signInWithProviderTapped: self = .signInWithProviderTapped(provider: try f.next())
+    case .linkProviderTapped: self = .linkProviderTapped(provider: try f.next())
+    case .unlinkProviderTapped: self = .unlinkProviderTapped(provider: try f.next())
+    case .signInWithEmail: self = .signInWithEmail(email: try f.next(), password: try f.next())
+    case .createAccount: self = .createAccount(email: try f.next(), password: try f.next())
+    case .sendPasswordReset: self = .sendPasswordReset(email: try f.next())
+    case .migrationDecided: self = .migrationDecided(choice: try f.next())
     case .migrationFinished: self = .migrationFinished
-    case .reauthenticateTapped(let p): self = .reauthenticateTapped(provider: p)
-    case .signOutTapped(let d): self = .signOutTapped(discardAnonymousData: d)
+    case .reauthenticateTapped: self = .reauthenticateTapped(provider: try f.optional())
+    case .signOutTapped: self = .signOutTapped(discardAnonymousData: try f.optional() ?? false)
     case .deleteAccountTapped: self = .deleteAccountTapped
     case .cancelTapped: self = .cancelTapped
     case .reloadRequested: self = .reloadRequested
     case .sendEmailVerification: self = .sendEmailVerification
-    case .applyActionCode(let c): self = .applyActionCode(code: c)
-    case .checkActionCode(let c): self = .checkActionCode(code: c)
-    case .confirmPasswordReset(let c, let p): self = .confirmPasswordReset(code: c, newPassword: p)
-    case .signInWithCustomToken(let t): self = .signInWithCustomToken(token: t)
-    case .changePassword(let p): self = .changePassword(newPassword: p)
-    case .reauthenticateWithPassword(let p): self = .reauthenticateWithPassword(password: p)
-    case .changeEmail(let e): self = .changeEmail(newEmail: e)
-    case .updateProfile(let n, let u):
-      self = .updateProfile(change: ProfileChange(displayName: n, photoURL: u))
-    case .sendSignInLink(let e): self = .sendSignInLink(email: e)
-    case .signInWithEmailLink(let c, let e): self = .signInWithEmailLink(code: c, email: e)
-    case .sendSecondFactorCode(let f, let v):
-      self = .sendSecondFactorCode(factor: f, appVerification: v)
-    case .submitSecondFactorCode(let f, let c):
-      self = .submitSecondFactorCode(factor: f, verificationCode: c)
+    case .applyActionCode: self = .applyActionCode(code: try f.next())
+    case .checkActionCode: self = .checkActionCode(code: try f.next())
+    case .confirmPasswordReset:
+      self = .confirmPasswordReset(code: try f.next(), newPassword: try f.next())
+    case .signInWithCustomToken: self = .signInWithCustomToken(token: try f.next())
+    case .changePassword: self = .changePassword(newPassword: try f.next())
+    case .reauthenticateWithPassword: self = .reauthenticateWithPassword(password: try f.next())
+    case .changeEmail: self = .changeEmail(newEmail: try f.next())
+    case .updateProfile:
+      self = .updateProfile(
+        change: ProfileChange(displayName: try f.optional(), photoURL: try f.optional()))
+    case .sendSignInLink: self = .sendSignInLink(email: try f.next())
+    case .signInWithEmailLink:
+      self = .signInWithEmailLink(code: try f.next(), email: try f.optional())
+    case .sendSecondFactorCode:
+      self = .sendSecondFactorCode(factor: try f.next(), appVerification: try f.optional())
+    case .submitSecondFactorCode:
+      self = .submitSecondFactorCode(factor: try f.next(), verificationCode: try f.next())
     case .enrollTotp: self = .enrollTotp
-    case .submitTotpEnrollmentCode(let c, let n):
-      self = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
-    case .withdrawSecondFactor(let f): self = .withdrawSecondFactor(factor: f)
-    case .enrollPhone(let p, let v): self = .enrollPhone(phoneNumber: p, appVerification: v)
-    case .submitPhoneEnrollmentCode(let c, let n):
-      self = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
-    case .sendPhoneCode(let p, let v): self = .sendPhoneCode(phoneNumber: p, appVerification: v)
-    case .submitPhoneCode(let c): self = .submitPhoneCode(verificationCode: c)
-    case .idTokenRequested(let id, let f): self = .idTokenRequested(requestId: id, forceRefresh: f)
+    case .submitTotpEnrollmentCode:
+      self = .submitTotpEnrollmentCode(
+        verificationCode: try f.next(), displayName: try f.optional())
+    case .withdrawSecondFactor: self = .withdrawSecondFactor(factor: try f.next())
+    case .enrollPhone:
+      self = .enrollPhone(phoneNumber: try f.next(), appVerification: try f.optional())
+    case .submitPhoneEnrollmentCode:
+      self = .submitPhoneEnrollmentCode(
+        verificationCode: try f.next(), displayName: try f.optional())
+    case .sendPhoneCode:
+      self = .sendPhoneCode(phoneNumber: try f.next(), appVerification: try f.optional())
+    case .submitPhoneCode: self = .submitPhoneCode(verificationCode: try f.next())
+    case .idTokenRequested:
+      self = .idTokenRequested(requestId: try f.next(), forceRefresh: try f.optional() ?? false)
     }
+  }
+}
+
+// MARK: - JSON
+
+/// `{kind: {fields…}}`, one key, the fields named by the kind's declaration.
+extension Intent: Codable {
+  public init(from decoder: any Decoder) throws {
+    let outer = try decoder.container(keyedBy: FieldKey.self)
+    guard outer.allKeys.count == 1, let key = outer.allKeys.first,
+      let kind = Kind(rawValue: key.stringValue)
+    else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: decoder.codingPath,
+          debugDescription: "expected one intent name as the only key, found "
+            + "\(outer.allKeys.map(\.stringValue).sorted())"))
+    }
+    var reader = KeyedIntentFieldReader(
+      container: try outer.nestedContainer(keyedBy: FieldKey.self, forKey: key),
+      names: kind.fields.map(\.name))
+    try self.init(kind, &reader)
   }
 
   public func encode(to encoder: any Encoder) throws {
-    let wire: Wire
-    switch self {
-    case .appLaunched: wire = .appLaunched
-    case .signInAnonymouslyTapped: wire = .signInAnonymouslyTapped
-    case .signInWithProviderTapped(let p):
-      wire = p.hasGoogleSpellings ? .signInWithGoogleTapped : .signInWithProviderTapped(provider: p)
-    case .linkProviderTapped(let p):
-      wire = p.hasGoogleSpellings ? .linkGoogleTapped : .linkProviderTapped(provider: p)
-    case .unlinkProviderTapped(let p): wire = .unlinkProviderTapped(provider: p)
-    case .signInWithEmail(let e, let p): wire = .signInWithEmail(email: e, password: p)
-    case .createAccount(let e, let p): wire = .createAccount(email: e, password: p)
-    case .sendPasswordReset(let e): wire = .sendPasswordReset(email: e)
-    case .migrationDecided(let c): wire = .migrationDecided(choice: c)
-    case .migrationFinished: wire = .migrationFinished
-    case .reauthenticateTapped(let p): wire = .reauthenticateTapped(provider: p)
-    case .signOutTapped(let d): wire = .signOutTapped(discardAnonymousData: d)
-    case .deleteAccountTapped: wire = .deleteAccountTapped
-    case .cancelTapped: wire = .cancelTapped
-    case .reloadRequested: wire = .reloadRequested
-    case .sendEmailVerification: wire = .sendEmailVerification
-    case .applyActionCode(let c): wire = .applyActionCode(code: c)
-    case .checkActionCode(let c): wire = .checkActionCode(code: c)
-    case .confirmPasswordReset(let c, let p): wire = .confirmPasswordReset(code: c, newPassword: p)
-    case .signInWithCustomToken(let t): wire = .signInWithCustomToken(token: t)
-    case .changePassword(let p): wire = .changePassword(newPassword: p)
-    case .reauthenticateWithPassword(let p): wire = .reauthenticateWithPassword(password: p)
-    case .changeEmail(let e): wire = .changeEmail(newEmail: e)
-    case .updateProfile(let c):
-      wire = .updateProfile(displayName: c.displayName, photoURL: c.photoURL)
-    case .sendSignInLink(let e): wire = .sendSignInLink(email: e)
-    case .signInWithEmailLink(let c, let e): wire = .signInWithEmailLink(code: c, email: e)
-    case .sendSecondFactorCode(let f, let v):
-      wire = .sendSecondFactorCode(factor: f, appVerification: v)
-    case .submitSecondFactorCode(let f, let c):
-      wire = .submitSecondFactorCode(factor: f, verificationCode: c)
-    case .enrollTotp: wire = .enrollTotp
-    case .submitTotpEnrollmentCode(let c, let n):
-      wire = .submitTotpEnrollmentCode(verificationCode: c, displayName: n)
-    case .withdrawSecondFactor(let f): wire = .withdrawSecondFactor(factor: f)
-    case .enrollPhone(let p, let v): wire = .enrollPhone(phoneNumber: p, appVerification: v)
-    case .submitPhoneEnrollmentCode(let c, let n):
-      wire = .submitPhoneEnrollmentCode(verificationCode: c, displayName: n)
-    case .sendPhoneCode(let p, let v): wire = .sendPhoneCode(phoneNumber: p, appVerification: v)
-    case .submitPhoneCode(let c): wire = .submitPhoneCode(verificationCode: c)
-    case .idTokenRequested(let id, let f): wire = .idTokenRequested(requestId: id, forceRefresh: f)
+    var outer = encoder.container(keyedBy: FieldKey.self)
+    var inner = outer.nestedContainer(keyedBy: FieldKey.self, forKey: FieldKey(kind.rawValue))
+    for (field, value) in zip(kind.fields, fieldValues) {
+      if let value { try inner.encode(value, forKey: FieldKey(field.name)) }
     }
-    try wire.encode(to: encoder)
+  }
+}
+
+/// Reads an intent's fields from a JSON object in the order its kind declares them.
+private struct KeyedIntentFieldReader: IntentFieldReader {
+  let container: KeyedDecodingContainer<FieldKey>
+  let names: [String]
+  var index = 0
+
+  private mutating func key() -> FieldKey {
+    defer { index += 1 }
+    return FieldKey(index < names.count ? names[index] : "")
+  }
+
+  mutating func next<T: Decodable & Sendable>() throws -> T {
+    try container.decode(T.self, forKey: key())
+  }
+
+  mutating func optional<T: Decodable & Sendable>() throws -> T? {
+    try container.decodeIfPresent(T.self, forKey: key())
   }
 }
 

@@ -17,107 +17,13 @@ extension JSONReader {
   func intent(_ value: JSONValue, _ path: String) throws -> Intent {
     let (kind, f, p) = try taggedFields(
       value, path, kind: "intent", Vocabulary.fields(_:) as (Intent.Kind) -> [FieldSpec])
-    switch kind {
-    case .appLaunched: return .appLaunched
-    case .signInAnonymouslyTapped: return .signInAnonymouslyTapped
-    case .signInWithGoogleTapped: return .signInWithGoogleTapped
-    case .linkGoogleTapped: return .linkGoogleTapped
-    case .signInWithProviderTapped:
-      return .signInWithProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
-    case .linkProviderTapped:
-      return .linkProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
-    case .unlinkProviderTapped:
-      return .unlinkProviderTapped(provider: try provider(f["provider"], join(p, "provider")))
-    case .signInWithEmail:
-      return .signInWithEmail(
-        email: try string(f["email"], join(p, "email")),
-        password: try string(f["password"], join(p, "password")))
-    case .createAccount:
-      return .createAccount(
-        email: try string(f["email"], join(p, "email")),
-        password: try string(f["password"], join(p, "password")))
-    case .sendPasswordReset:
-      return .sendPasswordReset(email: try string(f["email"], join(p, "email")))
-    case .migrationDecided:
-      return .migrationDecided(
-        choice: try enumValue(f["choice"], join(p, "choice"), MigrationChoice.self))
-    case .migrationFinished: return .migrationFinished
-    case .reauthenticateTapped:
-      return .reauthenticateTapped(
-        provider: try f["provider"].map { try provider($0, join(p, "provider")) })
-    case .signOutTapped:
-      return .signOutTapped(
-        discardAnonymousData: try bool(
-          f["discardAnonymousData"], join(p, "discardAnonymousData"), default: false))
-    case .deleteAccountTapped: return .deleteAccountTapped
-    case .cancelTapped: return .cancelTapped
-    case .reloadRequested: return .reloadRequested
-    case .sendEmailVerification: return .sendEmailVerification
-    case .applyActionCode: return .applyActionCode(code: try string(f["code"], join(p, "code")))
-    case .checkActionCode: return .checkActionCode(code: try string(f["code"], join(p, "code")))
-    case .confirmPasswordReset:
-      return .confirmPasswordReset(
-        code: try string(f["code"], join(p, "code")),
-        newPassword: try string(f["newPassword"], join(p, "newPassword")))
-    case .signInWithCustomToken:
-      return .signInWithCustomToken(token: try string(f["token"], join(p, "token")))
-    case .changePassword:
-      return .changePassword(newPassword: try string(f["newPassword"], join(p, "newPassword")))
-    case .reauthenticateWithPassword:
-      return .reauthenticateWithPassword(password: try string(f["password"], join(p, "password")))
-    case .changeEmail:
-      return .changeEmail(newEmail: try string(f["newEmail"], join(p, "newEmail")))
-    case .updateProfile:
-      let change = ProfileChange(
-        displayName: try optionalString(f["displayName"], join(p, "displayName")),
-        photoURL: try optionalString(f["photoURL"], join(p, "photoURL")))
-      guard !change.isEmpty else {
-        throw fail(
-          p,
-          "updateProfile changes nothing: give \"displayName\" or \"photoURL\" (\"\" removes one)")
-      }
-      return .updateProfile(change: change)
-    case .sendSignInLink:
-      return .sendSignInLink(email: try string(f["email"], join(p, "email")))
-    case .signInWithEmailLink:
-      return .signInWithEmailLink(
-        code: try string(f["code"], join(p, "code")),
-        email: try optionalString(f["email"], join(p, "email")))
-    case .sendSecondFactorCode:
-      return .sendSecondFactorCode(
-        factor: try string(f["factor"], join(p, "factor")),
-        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
-    case .submitSecondFactorCode:
-      return .submitSecondFactorCode(
-        factor: try string(f["factor"], join(p, "factor")),
-        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
-    case .enrollTotp: return .enrollTotp
-    case .withdrawSecondFactor:
-      return .withdrawSecondFactor(factor: try string(f["factor"], join(p, "factor")))
-    case .enrollPhone:
-      return .enrollPhone(
-        phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
-        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
-    case .submitPhoneEnrollmentCode:
-      return .submitPhoneEnrollmentCode(
-        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
-        displayName: try optionalString(f["displayName"], join(p, "displayName")))
-    case .sendPhoneCode:
-      return .sendPhoneCode(
-        phoneNumber: try string(f["phoneNumber"], join(p, "phoneNumber")),
-        appVerification: try appVerification(f["appVerification"], join(p, "appVerification")))
-    case .submitPhoneCode:
-      return .submitPhoneCode(
-        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")))
-    case .submitTotpEnrollmentCode:
-      return .submitTotpEnrollmentCode(
-        verificationCode: try string(f["verificationCode"], join(p, "verificationCode")),
-        displayName: try optionalString(f["displayName"], join(p, "displayName")))
-    case .idTokenRequested:
-      return .idTokenRequested(
-        requestId: TokenRequestID(try integer(f["requestId"], join(p, "requestId"))),
-        forceRefresh: try bool(f["forceRefresh"], join(p, "forceRefresh"), default: false))
+    var fields = ScenarioIntentFields(reader: self, fields: f, path: p, declared: kind.fields)
+    let intent = try Intent(kind, &fields)
+    if case .updateProfile(let change) = intent, change.isEmpty {
+      throw fail(
+        p, "updateProfile changes nothing: give \"displayName\" or \"photoURL\" (\"\" removes one)")
     }
+    return intent
   }
 
   /// An answer to a request of `kind`. A result that only another kind of request can get
@@ -300,4 +206,52 @@ extension ProviderID {
   /// In a scenario file, a credential without `provider`: it takes the provider of the request
   /// it answers.
   static let unspecified = ProviderID("")
+}
+
+/// Reads an intent's fields from a scenario file, each by its declared type
+/// (`Intent.Kind.fields`), with the scenario format's messages.
+struct ScenarioIntentFields: IntentFieldReader {
+  let reader: JSONReader
+  let fields: [String: JSONValue]
+  let path: String
+  let declared: [IntentField]
+  var index = 0
+
+  mutating func next<T: Decodable & Sendable>() throws -> T {
+    let (field, value) = try advance()
+    return try read(field, value)
+  }
+
+  mutating func optional<T: Decodable & Sendable>() throws -> T? {
+    let (field, value) = try advance()
+    switch (value, field.type) {
+    case (nil, _), (.null?, .text), (.null?, .appVerification): return nil
+    default: return try read(field, value) as T
+    }
+  }
+
+  private mutating func advance() throws -> (IntentField, JSONValue?) {
+    guard index < declared.count else {
+      throw reader.fail(path, "the intent reads more fields than it declares")
+    }
+    defer { index += 1 }
+    return (declared[index], fields[declared[index].name])
+  }
+
+  private func read<T>(_ field: IntentField, _ value: JSONValue?) throws -> T {
+    let p = reader.join(path, field.name)
+    let read: Any? =
+      switch field.type {
+      case .text: try reader.string(value, p)
+      case .provider: try reader.provider(value, p)
+      case .flag: try reader.bool(value, p, default: false)
+      case .migrationChoice: try reader.enumValue(value, p, MigrationChoice.self)
+      case .tokenRequestID: TokenRequestID(try reader.integer(value, p))
+      case .appVerification: try reader.appVerification(value, p)
+      }
+    guard let typed = read as? T else {
+      throw reader.fail(p, "declared as \(field.type), read as \(T.self)")
+    }
+    return typed
+  }
 }

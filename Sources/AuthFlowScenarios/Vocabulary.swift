@@ -40,44 +40,20 @@ public enum Vocabulary {
   static let provider =
     ##"{ "type": "string", "description": "A Firebase provider id: google.com, apple.com, github.com, oidc.<name>." }"##
 
-  /// The fields of an intent.
+  /// The fields of an intent (each kind declares its own, `Intent.Kind.fields`).
   public static func fields(_ kind: Intent.Kind) -> [FieldSpec] {
-    switch kind {
-    case .appLaunched, .signInAnonymouslyTapped, .signInWithGoogleTapped, .linkGoogleTapped,
-      .migrationFinished, .deleteAccountTapped, .cancelTapped, .reloadRequested,
-      .sendEmailVerification, .enrollTotp:
-      []
-    case .applyActionCode, .checkActionCode: [FieldSpec("code", string)]
-    case .confirmPasswordReset: [FieldSpec("code", string), FieldSpec("newPassword", string)]
-    case .signInWithCustomToken: [FieldSpec("token", string)]
-    case .changePassword: [FieldSpec("newPassword", string)]
-    case .reauthenticateWithPassword: [FieldSpec("password", string)]
-    case .changeEmail: [FieldSpec("newEmail", string)]
-    case .updateProfile: [.optional("displayName", string), .optional("photoURL", string)]
-    case .signInWithProviderTapped, .linkProviderTapped, .unlinkProviderTapped:
-      [FieldSpec("provider", provider)]
-    case .signInWithEmail, .createAccount:
-      [FieldSpec("email", string), FieldSpec("password", string)]
-    case .sendPasswordReset, .sendSignInLink: [FieldSpec("email", string)]
-    case .signInWithEmailLink: [FieldSpec("code", string), .optional("email", string)]
-    case .sendSecondFactorCode:
-      [FieldSpec("factor", string), .optional("appVerification", appProof)]
-    case .submitSecondFactorCode:
-      [FieldSpec("factor", string), FieldSpec("verificationCode", string)]
-    case .submitTotpEnrollmentCode:
-      [FieldSpec("verificationCode", string), .optional("displayName", string)]
-    case .withdrawSecondFactor: [FieldSpec("factor", string)]
-    case .enrollPhone, .sendPhoneCode:
-      [FieldSpec("phoneNumber", string), .optional("appVerification", appProof)]
-    case .submitPhoneCode: [FieldSpec("verificationCode", string)]
-    case .submitPhoneEnrollmentCode:
-      [FieldSpec("verificationCode", string), .optional("displayName", string)]
-    case .migrationDecided:
-      [FieldSpec("choice", enumSchema(MigrationChoice.allCases.map(\.rawValue)))]
-    case .reauthenticateTapped: [.optional("provider", provider)]
-    case .signOutTapped: [.optional("discardAnonymousData", boolean)]
-    case .idTokenRequested:
-      [FieldSpec("requestId", ##"{ "type": "integer" }"##), .optional("forceRefresh", boolean)]
+    kind.fields.map { FieldSpec($0.name, schema($0.type), required: $0.required) }
+  }
+
+  /// The JSON Schema of an intent field's value.
+  static func schema(_ type: IntentFieldType) -> String {
+    switch type {
+    case .text: string
+    case .provider: provider
+    case .flag: boolean
+    case .migrationChoice: enumSchema(MigrationChoice.allCases.map(\.rawValue))
+    case .tokenRequestID: ##"{ "type": "integer" }"##
+    case .appVerification: appProof
     }
   }
 
@@ -193,74 +169,8 @@ public enum Vocabulary {
     }
   }
 
-  /// What an intent means.
-  public static func doc(_ kind: Intent.Kind) -> String {
-    switch kind {
-    case .appLaunched: "the app started; the stored session is read first"
-    case .signInAnonymouslyTapped: "sign in as a Firebase anonymous user"
-    case .signInWithGoogleTapped: "Google's spelling of `signInWithProviderTapped{google.com}`"
-    case .linkGoogleTapped: "Google's spelling of `linkProviderTapped{google.com}`"
-    case .signInWithProviderTapped: "sign in with a provider; for an anonymous user, the upgrade"
-    case .linkProviderTapped: "link a provider to the signed-in account (anonymous: the upgrade)"
-    case .unlinkProviderTapped: "remove a provider from a permanent account (never its last way in)"
-    case .signInWithEmail: "sign in with email and password"
-    case .createAccount: "create an email/password account; for an anonymous user, link it"
-    case .sendPasswordReset: "send a password-reset email"
-    case .migrationDecided:
-      "the app's answer in `migrationRequired`: `merge`, `switchWithoutData`, `stayAnonymous`"
-    case .migrationFinished: "the app has moved the anonymous user's data after a `merge`"
-    case .reauthenticateTapped:
-      "prove again who the user is (`provider` optional: by default the account's own)"
-    case .signOutTapped:
-      "sign out; an anonymous user needs `discardAnonymousData: true` (default `false`)"
-    case .deleteAccountTapped: "delete the signed-in account"
-    case .cancelTapped: "abandon the flow in progress"
-    case .reloadRequested:
-      "ask Firebase for the account as it is now (`accounts:lookup`): email, `emailVerified`, providers and name follow; a dead session signs out"
-    case .sendEmailVerification:
-      "email the signed-in user a link that verifies their address (`accounts:sendOobCode VERIFY_EMAIL`)"
-    case .applyActionCode:
-      "apply the `code` (`oobCode`) of a verification link the app was opened with, signed in or not"
-    case .checkActionCode:
-      "ask what an email link's `code` is for and whose address, without using it (before a new-password screen)"
-    case .confirmPasswordReset:
-      "finish a password reset with the reset mail's `code` and the `newPassword`, signed in or not"
-    case .signInWithCustomToken:
-      "sign in with a `token` the app's backend minted; signed in already, it must be the same user's (`userMismatch` otherwise)"
-    case .changePassword:
-      "change the signed-in account's password to `newPassword`; a login too old for it waits in `reauthenticationRequired`"
-    case .changeEmail:
-      "change the signed-in account's email to `newEmail`, verified first: a link is mailed there, and the email changes when it is applied; a login too old for it waits in `reauthenticationRequired`"
-    case .updateProfile:
-      "set the signed-in account's `displayName` or `photoURL` (`\"\"` removes one; a field left out stays); no recent login needed"
-    case .reauthenticateWithPassword:
-      "prove again who the user is with the account's email and `password` (also resumes a waiting operation)"
-    case .sendSignInLink:
-      "mail a sign-in link to `email` (nobody signed in, or an anonymous user, whom the link upgrades); the machine keeps the address until a link sign-in with it succeeds"
-    case .signInWithEmailLink:
-      "sign in with the `code` (`oobCode`) of a sign-in link, with `email` or, left out, the address the link was sent to; with neither, `emailNeededForLink` and nothing is sent; an anonymous user is upgraded in place"
-    case .sendSecondFactorCode:
-      "in `secondFactorRequired`, text a code to the phone `factor` (an id of the challenge's); `appVerification` (optional) is the app's proof (a reCAPTCHA token, or `{iosReceipt, iosSecret}`, or `{captchaResponse}`), passed through; sent again, a new code"
-    case .submitSecondFactorCode:
-      "in `secondFactorRequired`, finish the sign-in with `factor`'s `verificationCode`: an authenticator app's (TOTP), or the texted one after `sendSecondFactorCode`"
-    case .enrollTotp:
-      "enrol an authenticator app (TOTP) as a second factor of the signed-in permanent account: Firebase issues a secret, shown in `enrollingTotp`; a login too old for it waits in `reauthenticationRequired`"
-    case .submitTotpEnrollmentCode:
-      "in `enrollingTotp`, finish the enrolment with the first `verificationCode` the authenticator app made with the secret, naming the factor `displayName` (optional, default \"Authenticator app\"); a wrong code keeps the secret for another"
-    case .withdrawSecondFactor:
-      "withdraw the second `factor` (its enrolment id) from the signed-in permanent account; the account is reloaded after, for the session's `secondFactors`; a login too old for it waits in `reauthenticationRequired`"
-    case .enrollPhone:
-      "enrol `phoneNumber` (E.164) as a second factor of the signed-in permanent account: Firebase texts a code to it, awaited in `enrollingPhone`; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; a login too old for it waits in `reauthenticationRequired`"
-    case .submitPhoneEnrollmentCode:
-      "in `enrollingPhone`, finish the enrolment with the texted `verificationCode`, naming the factor `displayName` (optional, default \"Phone\"); a wrong code keeps waiting for another"
-    case .sendPhoneCode:
-      "text a code to `phoneNumber` (E.164) to sign in with it (nobody signed in), to upgrade the guest, or to add it to the signed-in account; `appVerification` (optional) is the app's proof (a string or an object, as for `sendSecondFactorCode`), passed through; sent again while the code is awaited, a new code"
-    case .submitPhoneCode:
-      "in `awaitingPhoneCode`, sign in (or upgrade, or add the number) with the texted `verificationCode`; a wrong code keeps waiting for another"
-    case .idTokenRequested:
-      "the app needs an ID token; answered by exactly one `deliverIDToken` (`forceRefresh` default `false`)"
-    }
-  }
+  /// What an intent means (each kind declares it, `Intent.Kind.summary`).
+  public static func doc(_ kind: Intent.Kind) -> String { kind.summary }
 
   /// What an answer means.
   public static func doc(_ name: AnswerName) -> String {

@@ -170,4 +170,102 @@ struct RequestFieldTests {
     let missing = Data(#"{"signInWithEmailLink":{"requestId":1,"email":"e"}}"#.utf8)
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(Effect.self, from: missing) }
   }
+
+}
+
+@Suite("An intent's fields, declared once: the JSON reads and writes them")
+struct IntentFieldTests {
+  func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+
+  @Test("intents keep their JSON: one key, labelled fields, optional ones left out when nil")
+  func intentShapes() throws {
+    let shapes: [(Intent, String)] = [
+      (.appLaunched, #"{"appLaunched":{}}"#),
+      (.linkGoogleTapped, #"{"linkGoogleTapped":{}}"#),
+      (
+        .linkProviderTapped(provider: "oidc.acme"),
+        #"{"linkProviderTapped":{"provider":"oidc.acme"}}"#
+      ),
+      (
+        .signOutTapped(discardAnonymousData: false),
+        #"{"signOutTapped":{"discardAnonymousData":false}}"#
+      ),
+      (.reauthenticateTapped(provider: nil), #"{"reauthenticateTapped":{}}"#),
+      (.migrationDecided(choice: .merge), #"{"migrationDecided":{"choice":"merge"}}"#),
+      (
+        .idTokenRequested(requestId: 4, forceRefresh: true),
+        #"{"idTokenRequested":{"forceRefresh":true,"requestId":4}}"#
+      ),
+      (
+        .updateProfile(change: ProfileChange(displayName: "Ada")),
+        #"{"updateProfile":{"displayName":"Ada"}}"#
+      ),
+      (
+        .signInWithEmailLink(code: "c", email: nil), #"{"signInWithEmailLink":{"code":"c"}}"#
+      ),
+      (
+        .sendPhoneCode(phoneNumber: "+15555550100", appVerification: .recaptcha(token: "t")),
+        #"{"sendPhoneCode":{"appVerification":"t","phoneNumber":"+15555550100"}}"#
+      ),
+    ]
+    for (intent, text) in shapes {
+      #expect(try json(intent) == text)
+      #expect(try JSONDecoder().decode(Intent.self, from: Data(text.utf8)) == intent, "\(text)")
+    }
+    for bad in [#"{}"#, #"{"appLaunched":{},"cancelTapped":{}}"#, #"{"noSuchIntent":{}}"#] {
+      #expect(throws: DecodingError.self, "\(bad)") {
+        try JSONDecoder().decode(Intent.self, from: Data(bad.utf8))
+      }
+    }
+    let missing = Data(#"{"signInWithEmail":{"email":"e"}}"#.utf8)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(Intent.self, from: missing) }
+  }
+
+  @Test("each intent is written with exactly its kind's declared fields and reads back")
+  func intentDeclaredFields() throws {
+    for kind in Intent.Kind.allCases {
+      var sample = SampleIntentFields(declared: kind.fields)
+      let intent = try Intent(kind, &sample)
+      #expect(sample.index == kind.fields.count, "\(kind) reads fewer fields than it declares")
+      #expect(intent.kind == kind)
+      let data = try JSONEncoder().encode(intent)
+      let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      #expect(Array(object.keys) == [kind.rawValue])
+      let fields = try #require(object[kind.rawValue] as? [String: Any])
+      #expect(Set(fields.keys) == Set(kind.fields.map(\.name)), "\(kind)")
+      #expect(try JSONDecoder().decode(Intent.self, from: data) == intent, "\(kind)")
+      #expect(!kind.summary.isEmpty)
+    }
+  }
+}
+
+/// Gives every declared field of an intent a value of its declared type (none left out), and
+/// fails when the intent reads a field as another type or reads more than it declares.
+struct SampleIntentFields: IntentFieldReader {
+  let declared: [IntentField]
+  var index = 0
+
+  struct Mismatch: Error {}
+
+  mutating func next<T: Decodable & Sendable>() throws -> T {
+    guard index < declared.count else { throw Mismatch() }
+    defer { index += 1 }
+    let value: Any =
+      switch declared[index].type {
+      case .text: "x"
+      case .provider: ProviderID("oidc.sample")
+      case .flag: true
+      case .migrationChoice: MigrationChoice.switchWithoutData
+      case .tokenRequestID: TokenRequestID(7)
+      case .appVerification: AppVerification.recaptcha(token: "proof")
+      }
+    guard let typed = value as? T else { throw Mismatch() }
+    return typed
+  }
+
+  mutating func optional<T: Decodable & Sendable>() throws -> T? { try next() as T }
 }

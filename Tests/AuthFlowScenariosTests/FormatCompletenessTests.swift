@@ -203,6 +203,31 @@ struct FormatCompletenessTests {
     #expect(count == Self.places.map(\.1.count).reduce(0, +))
   }
 
+  @Test("a scenario file's intent reads as its JSON does, every declared field given")
+  func intentsReadAsTheirJSON() throws {
+    for kind in Intent.Kind.allCases {
+      let fields = kind.fields.map { field in
+        let value =
+          switch field.type {
+          case .text: #""x""#
+          case .provider: #""oidc.sample""#
+          case .flag: "true"
+          case .migrationChoice: #""merge""#
+          case .tokenRequestID: "7"
+          case .appVerification: #""proof""#
+          }
+        return "\"\(field.name)\": \(value)"
+      }
+      let text = "{\"\(kind.rawValue)\": {\(fields.joined(separator: ", "))}}"
+      let value = try JSONValue.parse(text)
+      let read = try JSONReader(file: "i.json").intent(value, "send")
+      #expect(read.kind == kind)
+      #expect(try JSONDecoder().decode(Intent.self, from: Data(text.utf8)) == read, "\(text)")
+      let written = ScenarioEncoding.intent(read)
+      #expect(try JSONReader(file: "i.json").intent(written, "send") == read, "\(text)")
+    }
+  }
+
   @Test(
     "every intent, result (for each request kind that takes it), effect and notification decodes")
   func decoderAcceptsEveryName() throws {

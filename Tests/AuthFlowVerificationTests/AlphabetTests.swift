@@ -48,3 +48,14 @@ struct AlphabetTests {
     )
   }
 }
+
+/// An intent the alphabet never sends is one the model checker and the property tests never
+/// try: every intent name must be in it (Google's spellings included).
+@Suite("The alphabet's intents")
+struct AlphabetIntentTests {
+  @Test("the alphabet sends every kind of intent")
+  func everyIntentKind() {
+    let missing = Set(Intent.Kind.allCases).subtracting(Alphabet.intents.map(\.kind))
+    #expect(missing.isEmpty, "never sent by the checker: \(missing.map(\.rawValue).sorted())")
+  }
+}
