@@ -266,7 +266,7 @@ extension Effect: Codable {
       let inner = try outer.nestedContainer(keyedBy: FieldKey.self, forKey: key)
       let id = try inner.decode(RequestID.self, forKey: FieldKey("requestId"))
       let google = key.stringValue == Kind.authorizeWithGoogle.rawValue
-      var reader = RequestFieldReader(
+      var reader = KeyedFieldReader(
         container: inner,
         names: google ? kind.fields.filter { $0 != "provider" } : kind.fields)
       if google {

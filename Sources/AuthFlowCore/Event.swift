@@ -472,7 +472,7 @@ extension Intent: Codable {
           debugDescription: "expected one intent name as the only key, found "
             + "\(outer.allKeys.map(\.stringValue).sorted())"))
     }
-    var reader = KeyedIntentFieldReader(
+    var reader = KeyedFieldReader(
       container: try outer.nestedContainer(keyedBy: FieldKey.self, forKey: key),
       names: kind.fields.map(\.name))
     try self.init(kind, &reader)
@@ -484,26 +484,6 @@ extension Intent: Codable {
     for (field, value) in zip(kind.fields, fieldValues) {
       if let value { try inner.encode(value, forKey: FieldKey(field.name)) }
     }
-  }
-}
-
-/// Reads an intent's fields from a JSON object in the order its kind declares them.
-private struct KeyedIntentFieldReader: IntentFieldReader {
-  let container: KeyedDecodingContainer<FieldKey>
-  let names: [String]
-  var index = 0
-
-  private mutating func key() -> FieldKey {
-    defer { index += 1 }
-    return FieldKey(index < names.count ? names[index] : "")
-  }
-
-  mutating func next<T: Decodable & Sendable>() throws -> T {
-    try container.decode(T.self, forKey: key())
-  }
-
-  mutating func optional<T: Decodable & Sendable>() throws -> T? {
-    try container.decodeIfPresent(T.self, forKey: key())
   }
 }
 

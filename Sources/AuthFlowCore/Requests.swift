@@ -1730,7 +1730,7 @@ extension Request {
 
   /// A request of `kind` read from its fields in `kind.fields`' order (`nil` for
   /// `loadSession`, which is not a `Request`).
-  init?(_ kind: RequestKind, _ f: inout RequestFieldReader) throws {
+  init?(_ kind: RequestKind, _ f: inout KeyedFieldReader) throws {
     switch kind {
     case .loadSession: return nil
     case .signUpAnonymously: self = .signUpAnonymously
@@ -1809,8 +1809,9 @@ struct FieldKey: CodingKey {
   init?(intValue: Int) { nil }
 }
 
-/// Reads a request's fields from a JSON object in the order its kind declares them.
-struct RequestFieldReader {
+/// Reads a request's or an intent's fields from a JSON object in the order its kind declares
+/// them.
+struct KeyedFieldReader: IntentFieldReader {
   let container: KeyedDecodingContainer<FieldKey>
   let names: [String]
   var index = 0
@@ -1821,10 +1822,12 @@ struct RequestFieldReader {
   }
 
   /// The next field, which must be there.
-  mutating func next<T: Decodable>() throws -> T { try container.decode(T.self, forKey: key()) }
+  mutating func next<T: Decodable & Sendable>() throws -> T {
+    try container.decode(T.self, forKey: key())
+  }
 
   /// The next field, which may be left out.
-  mutating func optional<T: Decodable>() throws -> T? {
+  mutating func optional<T: Decodable & Sendable>() throws -> T? {
     try container.decodeIfPresent(T.self, forKey: key())
   }
 }

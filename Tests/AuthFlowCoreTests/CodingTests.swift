@@ -2,13 +2,15 @@ import AuthFlowCore
 import Foundation
 import Testing
 
+/// A value's JSON, keys sorted.
+func json<T: Encodable>(_ value: T) throws -> String {
+  let encoder = JSONEncoder()
+  encoder.outputFormatting = [.sortedKeys]
+  return String(decoding: try encoder.encode(value), as: UTF8.self)
+}
+
 @Suite("JSON encoding and error classes")
 struct CodingTests {
-  func json<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
-  }
 
   @Test("events and effects are one-key objects with labelled fields")
   func oneKey() throws {
@@ -175,11 +177,6 @@ struct RequestFieldTests {
 
 @Suite("An intent's fields, declared once: the JSON reads and writes them")
 struct IntentFieldTests {
-  func json<T: Encodable>(_ value: T) throws -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return String(decoding: try encoder.encode(value), as: UTF8.self)
-  }
 
   @Test("intents keep their JSON: one key, labelled fields, optional ones left out when nil")
   func intentShapes() throws {
