@@ -232,10 +232,14 @@ public enum IntentFieldType: Sendable, Hashable, CaseIterable {
 /// One field of an intent: its name in the JSON and in scenario files, what it holds, and
 /// whether it must be given.
 public struct IntentField: Sendable, Hashable {
+  /// The field's name, as the JSON and scenario files spell it.
   public var name: String
+  /// What it holds.
   public var type: IntentFieldType
+  /// Whether a scenario file must give it (an optional one reads as `nil`, a flag as `false`).
   public var required: Bool
 
+  /// A field named `name` holding a `type`.
   public init(_ name: String, _ type: IntentFieldType, required: Bool = true) {
     self.name = name
     self.type = type
