@@ -214,7 +214,7 @@ extension Intent {
 // the schema and the vocabulary read them from here.
 
 /// What an intent's field holds, and so how a scenario file spells it.
-public enum IntentFieldType: Sendable, Hashable, CaseIterable {
+public enum IntentFieldType: Sendable, Hashable {
   /// A string.
   case text
   /// A provider id: `google.com`, `apple.com`, `github.com`, `oidc.<name>`.

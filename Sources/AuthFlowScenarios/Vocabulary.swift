@@ -40,6 +40,8 @@ public enum Vocabulary {
   static let provider =
     ##"{ "type": "string", "description": "A Firebase provider id: google.com, apple.com, github.com, oidc.<name>." }"##
 
+  static let migrationChoice = enumSchema(MigrationChoice.allCases.map(\.rawValue))
+
   /// The fields of an intent (each kind declares its own, `Intent.Kind.fields`).
   public static func fields(_ kind: Intent.Kind) -> [FieldSpec] {
     kind.fields.map { FieldSpec($0.name, schema($0.type), required: $0.required) }
@@ -51,7 +53,7 @@ public enum Vocabulary {
     case .text: string
     case .provider: provider
     case .flag: boolean
-    case .migrationChoice: enumSchema(MigrationChoice.allCases.map(\.rawValue))
+    case .migrationChoice: migrationChoice
     case .tokenRequestID: ##"{ "type": "integer" }"##
     case .appVerification: appProof
     }
