@@ -106,7 +106,8 @@ struct MachineMove {
   var store: Int32 = -1
   /// The store afterwards when it held the machine's session and the move left it alone.
   var fromSame: Int32 = 1
-  /// The move's timer operations (an index into the checker's table of them).
+  /// The move's timer operations: an index into the checker's table of them (while a level's
+  /// machines are expanded, `freshOps | k`: the expansion's k-th operations the table lacked).
   var timers: UInt32 = 0
   /// Where the machine afterwards names its tokens, in `Tables.names` (a count, then for each
   /// token in the new machine's order its number in this machine's order, 0 for a new one), or
@@ -125,6 +126,8 @@ struct MachineMove {
   /// An answer to `loadSession` as the first launch gets it: taken only while the store is not
   /// known (after that, the answer is what the store holds: a move of the world's).
   static let loadAnswer: UInt8 = 8
+  /// In `timers`, while expanding: the rest is an index into the expansion's `freshOps`.
+  static let freshOps: UInt32 = 1 << 31
 }
 
 /// Timer operations of one move: for each timer, `TimerBits.keep`, `TimerBits.none` (cancelled
@@ -194,7 +197,8 @@ struct MachineSink: StepSink {
 /// One machine's moves, computed while its level is expanded.
 struct MachineExpansion {
   var moves: [MachineMove] = []
-  var ops: [TimerOps] = []
+  /// Timer operations the checker's table did not hold when the level started.
+  var freshOps: [TimerOps] = []
   /// The moves that broke an invariant, with what broke.
   var violations: [(move: Int, violations: [Violation])] = []
   /// The first move that took each edge.
@@ -205,6 +209,15 @@ struct MachineExpansion {
   var names: [UInt8] = []
   var evaluated = 0
   var stats = ModelChecker.Stats()
+
+  /// The number of a move's timer operations: the table's (`known`), or a fresh one's.
+  mutating func timerOps(_ ops: TimerOps, known: [TimerOps: UInt32]) -> UInt32 {
+    if ops == .keep { return 0 }
+    if let n = known[ops] { return n }
+    if let k = freshOps.firstIndex(of: ops) { return MachineMove.freshOps | UInt32(k) }
+    freshOps.append(ops)
+    return MachineMove.freshOps | UInt32(freshOps.count - 1)
+  }
 }
 
 /// Canonical machines and stores that one expansion met and the tables did not hold when its

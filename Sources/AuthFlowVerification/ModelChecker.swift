@@ -28,6 +28,9 @@ public struct ModelChecker: Sendable {
     public var everyMigrationPolicy = true
     /// Measure where the time goes (`Result.stats`); costs a few clock reads per transition.
     public var collectStats = false
+    /// How many new machines, and how many states, a level expands between two merges (memory
+    /// holds one chunk's expansions); the answer is the same for any sizes.
+    public var chunk = (machines: 1 << 13, states: 1 << 15)
 
     /// Default options: the whole space.
     public init() {}
@@ -112,6 +115,9 @@ public struct ModelChecker: Sendable {
     public var visitedNanos: UInt64 = 0
     /// The whole run, wall clock.
     public var wallNanos: UInt64 = 0
+    /// The wall-clock time of the merges, which one thread does while the others wait (a part of
+    /// `visitedNanos`): what more threads cannot shorten.
+    public var mergeNanos: UInt64 = 0
     /// The visited set's arrays, in bytes.
     public var visitedBytes = 0
     /// The largest resident size of the process so far, in bytes (0 where unknown).
@@ -354,169 +360,216 @@ public struct ModelChecker: Sendable {
           }
         }
       }
-      var machineExpansions = [MachineExpansion](
-        repeating: MachineExpansion(), count: newMachines.count)
-      do {
-        let frozen = t
-        let list = newMachines
-        let threads = max(1, min(options.threads, list.count / 16 + 1))
-        machineExpansions.withUnsafeMutableBufferPointer { out in
-          let buffer = UnsafeMutableSendable(out)
-          DispatchQueue.concurrentPerform(iterations: threads) { th in
-            var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
-            var sink = MachineSink(timesInvariants: options.collectStats)
-            var k = th
-            while k < list.count {
-              buffer.pointer[k] = expandMachine(
-                list[k], tables: frozen, encoder: &encoder, sink: &sink)
-              k += threads
-            }
-          }
-        }
-      }
+      // Expanded a chunk at a time (the chunk's expansions are merged before the next is expanded,
+      // so memory holds one chunk's), each thread keeping its encoder from chunk to chunk.
       var levelEdges: [Int: [(code: UInt32, move: Int)]] = [:]
+      let machineChunk = max(1, options.chunk.machines)
+      let stateChunk = max(1, options.chunk.states)
       do {
-        let mergeStart = options.collectStats ? Stopwatch.now() : 0
-        for (k, m) in newMachines.enumerated() {
-          let x = machineExpansions[k]
-          stats.add(x.stats)
-          let (machines, stores) = t.number(x.fresh)
-          func resolve(_ n: Int32, _ fresh: [Int32]) -> Int32 { n < -1 ? fresh[Int(-n - 2)] : n }
-          t.movesStart[m] = Int32(t.moves.count)
-          t.movesCount[m] = UInt16(x.moves.count)
-          for (j, var move) in x.moves.enumerated() {
-            move.target = resolve(move.target, machines)
-            move.store = resolve(move.store, stores)
-            move.fromSame = resolve(move.fromSame, stores)
-            if move.names >= 0 { move.names += Int32(t.names.count) }
-            if let n = t.opNumbers[x.ops[j]] {
-              move.timers = n
-            } else {
-              move.timers = UInt32(t.ops.count)
-              t.opNumbers[x.ops[j]] = move.timers
-              t.ops.append(x.ops[j])
-            }
-            t.moves.append(move)
-          }
-          t.names.append(contentsOf: x.names)
-          for (j, v) in x.violations { t.moveViolations[Int(t.movesStart[m]) + j] = v }
-          let isLoad = { (e: (code: UInt32, move: Int)) in
-            x.moves[e.move].flags & MachineMove.loadAnswer != 0
-          }
-          levelEdges[m] = x.edges.filter { !isLoad($0) }
-          let load = x.edges.filter(isLoad)
-          if !load.isEmpty { loadEdges[m] = load }
+        let threads = max(1, min(options.threads, newMachines.count / 16 + 1))
+        var encoders = (0..<threads).map { _ in
+          PackedEncoder(policy: options.policy, cache: InternerCache(interner))
         }
-        if options.collectStats { stats.visitedNanos &+= Stopwatch.now() &- mergeStart }
-      }
-      machineExpansions = []
-
-      // 2. The level's states.
-      var expansions = [Expansion](repeating: Expansion(), count: count)
-      do {
-        let frozen = t
-        let start = levelStart
-        let threads = max(1, min(options.threads, count / 64 + 1))
-        expansions.withUnsafeMutableBufferPointer { out in
-          let buffer = UnsafeMutableSendable(out)
-          DispatchQueue.concurrentPerform(iterations: threads) { th in
-            var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
-            var sink = EdgeSink(timesInvariants: options.collectStats)
-            var k = th
-            while k < count {
-              buffer.pointer[k] = expandWorld(
-                start + k, tables: frozen, encoder: &encoder, sink: &sink)
-              k += threads
-            }
-          }
-        }
-      }
-      // Merge in order.
-      let mergeStart = options.collectStats ? Stopwatch.now() : 0
-      for k in 0..<count {
-        let i = levelStart + k
-        let key = t.worlds.keys[i]
-        let e = expansions[k]
-        stats.add(e.stats)
-        result.transitions += e.transitions
-        func witness(_ code: UInt32, _ move: UInt16) {
-          edgeCodes.insert(code)
-          // Breadth-first: the first is the shortest.
-          if witnessAt[code] == nil { witnessAt[code] = (Int32(i), move) }
-        }
-        // The first state with a machine takes its machine's edges.
-        if let edges = levelEdges.removeValue(forKey: Int(key.machine)) {
-          for (code, move) in edges { witness(code, UInt16(move)) }
-        }
-        if key.store == 0, let edges = loadEdges.removeValue(forKey: Int(key.machine)) {
-          for (code, move) in edges { witness(code, UInt16(move)) }
-        }
-        for (code, move) in e.edges { witness(code, move) }
-        let (machines, stores) = t.number(e.parts)
-        func resolve(_ n: Int32, _ fresh: [Int32]) -> UInt32 {
-          UInt32(n < -1 ? fresh[Int(-n - 2)] : n)
-        }
-        // The fresh states' numbers, found or given now, in the order of their first move.
-        var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
-        var brokenAt = 0
-        var allSelf = true
-        var anyTarget = false
-        let before = succ.count
-        for (p, target0) in e.targets.enumerated() {
-          var target = target0
-          if target0 < 0 {
-            let f = Int(-target0 - 1)
-            if freshIndex[f] < 0 {
-              let fr = e.fresh[f]
-              let fk = WorldKey(
-                machine: resolve(fr.machine, machines), store: resolve(fr.store, stores),
-                refresh: fr.refresh, retry: fr.retry)
-              let h = fk.hash
-              if let j = t.worlds.find(fk, hash: h) {
-                freshIndex[f] = j
-              } else if let maxStates = options.maxStates, t.worlds.count >= maxStates {
-                stoppedEarly = true
-              } else {
-                freshIndex[f] = t.worlds.insert(fk, hash: h)
-                parent.append(Int32(i))
-                via.append(e.freshMoves[f])
+        var sinks = (0..<threads).map { _ in MachineSink(timesInvariants: options.collectStats) }
+        var machineExpansions = [MachineExpansion](
+          repeating: MachineExpansion(), count: min(newMachines.count, machineChunk))
+        for from in stride(from: 0, to: newMachines.count, by: machineChunk) {
+          let to = min(from + machineChunk, newMachines.count)
+          do {
+            let frozen = t
+            let list = newMachines
+            let chunkThreads = max(1, min(threads, (to - from) / 16 + 1))
+            machineExpansions.withUnsafeMutableBufferPointer { out in
+              encoders.withUnsafeMutableBufferPointer { encoders in
+                sinks.withUnsafeMutableBufferPointer { sinks in
+                  let buffer = UnsafeMutableSendable(out)
+                  let encoders = UnsafeMutableSendable(encoders)
+                  let sinks = UnsafeMutableSendable(sinks)
+                  DispatchQueue.concurrentPerform(iterations: chunkThreads) { th in
+                    var k = from + th
+                    while k < to {
+                      buffer.pointer[k - from] = expandMachine(
+                        list[k], tables: frozen, encoder: &encoders.pointer[th],
+                        sink: &sinks.pointer[th])
+                      k += chunkThreads
+                    }
+                  }
+                }
               }
             }
-            target = freshIndex[f]
           }
-          var broken: (move: UInt16, violations: [Violation]?)?
-          if brokenAt < e.broken.count, e.broken[brokenAt].target == Int32(p) {
-            broken = (e.broken[brokenAt].move, e.broken[brokenAt].violations)
-            brokenAt += 1
-          }
-          guard target >= 0 else { continue }
-          anyTarget = true
-          if target != Int32(i) {
-            allSelf = false
-            if succ.count == before || succ[succ.count - 1] != target { succ.append(target) }
-          } else {
-            stats.selfLoops += 1
-          }
-          if let broken {
-            result.violationCount += 1
-            if result.violations.count < options.keepViolations, !violationAt.contains(target) {
-              violationAt.insert(target)
-              let start = Int(t.movesStart[Int(key.machine)])
-              let violations =
-                broken.violations ?? t.moveViolations[start + Int(broken.move)] ?? []
-              let path =
-                self.path(to: i, parent: parent, via: via, tables: t)
-                + [choice(key, move: Int(broken.move), tables: t)]
-              result.violations.append(
-                Counterexample(
-                  violations: violations, events: concrete(path), policy: policy(of: path)))
+          let mergeStart = options.collectStats ? Stopwatch.now() : 0
+          for k in from..<to {
+            let m = newMachines[k]
+            // Moved out, so each expansion's arrays are freed once merged.
+            var x = MachineExpansion()
+            swap(&x, &machineExpansions[k - from])
+            stats.add(x.stats)
+            let (machines, stores) = t.number(x.fresh)
+            var ops: [UInt32] = []
+            for op in x.freshOps {
+              if let n = t.opNumbers[op] {
+                ops.append(n)
+              } else {
+                ops.append(UInt32(t.ops.count))
+                t.opNumbers[op] = UInt32(t.ops.count)
+                t.ops.append(op)
+              }
             }
+            t.movesStart[m] = Int32(t.moves.count)
+            t.movesCount[m] = UInt16(x.moves.count)
+            let namesBase = Int32(t.names.count)
+            x.moves.withUnsafeMutableBufferPointer { moves in
+              for j in moves.indices {
+                let move = moves[j]
+                if move.target < -1 { moves[j].target = machines[Int(-move.target - 2)] }
+                if move.store < -1 { moves[j].store = stores[Int(-move.store - 2)] }
+                if move.fromSame < -1 { moves[j].fromSame = stores[Int(-move.fromSame - 2)] }
+                if move.names >= 0 { moves[j].names += namesBase }
+                if move.timers & MachineMove.freshOps != 0 {
+                  moves[j].timers = ops[Int(move.timers & ~MachineMove.freshOps)]
+                }
+              }
+            }
+            t.moves.append(contentsOf: x.moves)
+            t.names.append(contentsOf: x.names)
+            for (j, v) in x.violations { t.moveViolations[Int(t.movesStart[m]) + j] = v }
+            let isLoad = { (e: (code: UInt32, move: Int)) in
+              x.moves[e.move].flags & MachineMove.loadAnswer != 0
+            }
+            levelEdges[m] = x.edges.filter { !isLoad($0) }
+            let load = x.edges.filter(isLoad)
+            if !load.isEmpty { loadEdges[m] = load }
+          }
+          if options.collectStats {
+            stats.visitedNanos &+= Stopwatch.now() &- mergeStart
+            stats.mergeNanos &+= Stopwatch.now() &- mergeStart
           }
         }
-        if anyTarget, allSelf { result.deadEnds += 1 }
-        succStart.append(succ.count)
       }
-      if options.collectStats { stats.visitedNanos &+= Stopwatch.now() &- mergeStart }
+
+      // 2. The level's states.
+      do {
+        let threads = max(1, min(options.threads, count / 64 + 1))
+        var encoders = (0..<threads).map { _ in
+          PackedEncoder(policy: options.policy, cache: InternerCache(interner))
+        }
+        var sinks = (0..<threads).map { _ in EdgeSink(timesInvariants: options.collectStats) }
+        var expansions = [Expansion](repeating: Expansion(), count: min(count, stateChunk))
+        for from in stride(from: levelStart, to: levelEnd, by: stateChunk) {
+          let to = min(from + stateChunk, levelEnd)
+          do {
+            let frozen = t
+            let chunkThreads = max(1, min(threads, (to - from) / 64 + 1))
+            expansions.withUnsafeMutableBufferPointer { out in
+              encoders.withUnsafeMutableBufferPointer { encoders in
+                sinks.withUnsafeMutableBufferPointer { sinks in
+                  let buffer = UnsafeMutableSendable(out)
+                  let encoders = UnsafeMutableSendable(encoders)
+                  let sinks = UnsafeMutableSendable(sinks)
+                  DispatchQueue.concurrentPerform(iterations: chunkThreads) { th in
+                    var i = from + th
+                    while i < to {
+                      buffer.pointer[i - from] = expandWorld(
+                        i, tables: frozen, encoder: &encoders.pointer[th], sink: &sinks.pointer[th])
+                      i += chunkThreads
+                    }
+                  }
+                }
+              }
+            }
+          }
+          // Merge in order.
+          let mergeStart = options.collectStats ? Stopwatch.now() : 0
+          for i in from..<to {
+            let key = t.worlds.keys[i]
+            var e = Expansion()
+            swap(&e, &expansions[i - from])  // Moved out: freed once merged.
+            stats.add(e.stats)
+            result.transitions += e.transitions
+            func witness(_ code: UInt32, _ move: UInt16) {
+              edgeCodes.insert(code)
+              // Breadth-first: the first is the shortest.
+              if witnessAt[code] == nil { witnessAt[code] = (Int32(i), move) }
+            }
+            // The first state with a machine takes its machine's edges.
+            if let edges = levelEdges.removeValue(forKey: Int(key.machine)) {
+              for (code, move) in edges { witness(code, UInt16(move)) }
+            }
+            if key.store == 0, let edges = loadEdges.removeValue(forKey: Int(key.machine)) {
+              for (code, move) in edges { witness(code, UInt16(move)) }
+            }
+            for (code, move) in e.edges { witness(code, move) }
+            let (machines, stores) = t.number(e.parts)
+            func resolve(_ n: Int32, _ fresh: [Int32]) -> UInt32 {
+              UInt32(n < -1 ? fresh[Int(-n - 2)] : n)
+            }
+            // The fresh states' numbers, found or given now, in the order of their first move.
+            var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
+            var brokenAt = 0
+            var allSelf = true
+            var anyTarget = false
+            let before = succ.count
+            for (p, target0) in e.targets.enumerated() {
+              var target = target0
+              if target0 < 0 {
+                let f = Int(-target0 - 1)
+                if freshIndex[f] < 0 {
+                  let fr = e.fresh[f]
+                  let fk = WorldKey(
+                    machine: resolve(fr.machine, machines), store: resolve(fr.store, stores),
+                    refresh: fr.refresh, retry: fr.retry)
+                  let h = fk.hash
+                  if let j = t.worlds.find(fk, hash: h) {
+                    freshIndex[f] = j
+                  } else if let maxStates = options.maxStates, t.worlds.count >= maxStates {
+                    stoppedEarly = true
+                  } else {
+                    freshIndex[f] = t.worlds.insert(fk, hash: h)
+                    parent.append(Int32(i))
+                    via.append(e.freshMoves[f])
+                  }
+                }
+                target = freshIndex[f]
+              }
+              var broken: (move: UInt16, violations: [Violation]?)?
+              if brokenAt < e.broken.count, e.broken[brokenAt].target == Int32(p) {
+                broken = (e.broken[brokenAt].move, e.broken[brokenAt].violations)
+                brokenAt += 1
+              }
+              guard target >= 0 else { continue }
+              anyTarget = true
+              if target != Int32(i) {
+                allSelf = false
+                if succ.count == before || succ[succ.count - 1] != target { succ.append(target) }
+              } else {
+                stats.selfLoops += 1
+              }
+              if let broken {
+                result.violationCount += 1
+                if result.violations.count < options.keepViolations, !violationAt.contains(target) {
+                  violationAt.insert(target)
+                  let start = Int(t.movesStart[Int(key.machine)])
+                  let violations =
+                    broken.violations ?? t.moveViolations[start + Int(broken.move)] ?? []
+                  let path =
+                    self.path(to: i, parent: parent, via: via, tables: t)
+                    + [choice(key, move: Int(broken.move), tables: t)]
+                  result.violations.append(
+                    Counterexample(
+                      violations: violations, events: concrete(path), policy: policy(of: path)))
+                }
+              }
+            }
+            if anyTarget, allSelf { result.deadEnds += 1 }
+            succStart.append(succ.count)
+          }
+          if options.collectStats {
+            stats.visitedNanos &+= Stopwatch.now() &- mergeStart
+            stats.mergeNanos &+= Stopwatch.now() &- mergeStart
+          }
+        }
+      }
       options.progress?(t.worlds.count, result.transitions, level)
       levelStart = levelEnd
       level += 1
@@ -602,7 +655,6 @@ public struct ModelChecker: Sendable {
     let ownTokens = encoder.tokens
     let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(choices.count)
-    x.ops.reserveCapacity(choices.count)
     for (j, move) in choices.enumerated() {
       var w = world
       let event: WorldEvent
@@ -622,7 +674,6 @@ public struct ModelChecker: Sendable {
           var base = world
           guard let answers = Alphabet.answers(for: family, in: &base) else {
             x.moves.append(entry)
-            x.ops.append(.keep)
             continue
           }
           answerCache.append((family, base, answers))
@@ -633,7 +684,6 @@ public struct ModelChecker: Sendable {
         event = resolved
       } else {
         x.moves.append(entry)  // Does not apply to this machine.
-        x.ops.append(.keep)
         continue
       }
       if case .fire(let timer) = choice {
@@ -658,7 +708,7 @@ public struct ModelChecker: Sendable {
         x.edges.append((code, j))
       }
       if w.machine.user != nil { entry.flags |= MachineMove.userAfter }
-      x.ops.append(sink.ops)
+      entry.timers = x.timerOps(sink.ops, known: t.opNumbers)
       if sink.code == nil, !w.storeKnown {
         // The machine as it was, nothing emitted: the store relates to it as before.
         entry.flags |= MachineMove.unchanged

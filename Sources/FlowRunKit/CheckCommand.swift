@@ -138,6 +138,10 @@ extension FlowRun {
     out += "\(Int(Double(r.transitions) / max(wall, 1e-9))) transitions/s on \(s.threads) "
     out += s.threads == 1 ? "thread" : "threads"
     out += " (\(String(format: "%.2f", wall)) s)\n"
+    out += "  merging (one thread, the others waiting): "
+    out += "\(String(format: "%.2f", Double(s.mergeNanos) / 1e9)) s of the wall clock"
+    let mergeShare = Double(s.mergeNanos) * 100 / Double(max(s.wallNanos, 1))
+    out += " (\(String(format: "%.0f", mergeShare))%)\n"
     out += "  transitions back to their own state: \(s.selfLoops)\n"
     out += "  work: \(s.machines) distinct machines, \(s.stores) stores, "
     out += "\(s.machineMoves) machine moves applied, "
@@ -162,6 +166,7 @@ extension FlowRun {
       ("canonicalSeconds", .number(Double(s.canonicalNanos) / 1e9)),
       ("invariantSeconds", .number(Double(s.invariantNanos) / 1e9)),
       ("visitedSetSeconds", .number(Double(s.visitedNanos) / 1e9)),
+      ("mergeSeconds", .number(Double(s.mergeNanos) / 1e9)),
       ("visitedSetBytes", .number(Double(s.visitedBytes))),
       ("machines", .number(Double(s.machines))),
       ("stores", .number(Double(s.stores))),

@@ -162,6 +162,32 @@ struct BrokenReducerTests {
         + " \(failure.events.count) events")
   }
 
+  @Test("the checker's answer is the same on any number of threads and in chunks of any size")
+  func sameAnswerAnyThreadsAnyChunks() {
+    for reducer in [nil, Broken.noSingleFlight] {
+      func run(threads: Int, chunk: (machines: Int, states: Int)) -> ModelChecker.Result {
+        var options = ModelChecker.Options()
+        options.reducer = reducer
+        options.maxDepth = 5
+        options.threads = threads
+        options.chunk = chunk
+        options.keepWitnesses = true
+        return ModelChecker(options: options).run()
+      }
+      let reference = run(threads: 1, chunk: (1 << 13, 1 << 15))
+      #expect(reference.states > 500)
+      for (threads, chunk) in [(1, (1, 1)), (3, (40, 200)), (2, (7, 1_000))] {
+        let other = run(threads: threads, chunk: chunk)
+        #expect(other.states == reference.states)
+        #expect(other.transitions == reference.transitions)
+        #expect(other.violationCount == reference.violationCount)
+        #expect(other.violations.map(\.events) == reference.violations.map(\.events))
+        #expect(other.edges == reference.edges)
+        #expect(other.witnesses == reference.witnesses)
+      }
+    }
+  }
+
   @Test("the model checker catches a broken reducer too, with a shortest path")
   func checkerCatches() {
     var options = ModelChecker.Options()
