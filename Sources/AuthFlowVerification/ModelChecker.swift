@@ -209,11 +209,11 @@ public struct ModelChecker: Sendable {
     /// Canonical machines by their words, and each machine.
     var machineKeys = StateTable()
     var machines: [AuthMachine] = []
-    /// Per machine: where its moves start in `moves` (-1: not expanded yet), and how many.
-    var movesStart: [Int32] = []
-    var movesCount: [UInt16] = []
-    var moves: [MachineMove] = []
-    /// The violations of machines' moves, by index into `moves`.
+    /// Per machine, its moves (empty: not expanded yet; every machine has a move per intent).
+    /// Each machine's array is the one its expansion built, kept as it is: the merge copies no
+    /// move, and the pages were touched by the thread that expanded the machine.
+    var moves: [[MachineMove]] = []
+    /// The violations of machines' moves, by `violationKey(machine, move)`.
     var moveViolations: [Int: [Violation]] = [:]
     /// Stores by their words (after their machine's), and each store's canonical session.
     var storeKeys = StateTable()
@@ -238,10 +238,12 @@ public struct ModelChecker: Sendable {
     mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: AuthMachine) -> Int32 {
       if let n = machineKeys.find(words, hash: hash) { return n }
       machines.append(machine)
-      movesStart.append(-1)
-      movesCount.append(0)
+      moves.append([])
       return machineKeys.insert(words, hash: hash)
     }
+
+    /// The key of a machine's move in `moveViolations`.
+    static func violationKey(_ machine: Int, _ move: Int) -> Int { machine << 16 | move }
 
     /// The number of a store new to the tables (or found).
     mutating func store(_ words: [UInt32], hash: UInt64, _ session: Session?) -> Int32 {
@@ -356,7 +358,7 @@ public struct ModelChecker: Sendable {
         t.worlds.keys.withUnsafeBufferPointer { keys in
           for k in levelStart..<levelEnd {
             let m = keys[k].machine
-            if t.movesStart[Int(m)] < 0, seen.insert(m).inserted { newMachines.append(Int(m)) }
+            if t.moves[Int(m)].isEmpty, seen.insert(m).inserted { newMachines.append(Int(m)) }
           }
         }
       }
@@ -416,8 +418,6 @@ public struct ModelChecker: Sendable {
                 t.ops.append(op)
               }
             }
-            t.movesStart[m] = Int32(t.moves.count)
-            t.movesCount[m] = UInt16(x.moves.count)
             let namesBase = Int32(t.names.count)
             x.moves.withUnsafeMutableBufferPointer { moves in
               for j in moves.indices {
@@ -431,15 +431,15 @@ public struct ModelChecker: Sendable {
                 }
               }
             }
-            t.moves.append(contentsOf: x.moves)
             t.names.append(contentsOf: x.names)
-            for (j, v) in x.violations { t.moveViolations[Int(t.movesStart[m]) + j] = v }
+            for (j, v) in x.violations { t.moveViolations[Tables.violationKey(m, j)] = v }
             let isLoad = { (e: (code: UInt32, move: Int)) in
               x.moves[e.move].flags & MachineMove.loadAnswer != 0
             }
             levelEdges[m] = x.edges.filter { !isLoad($0) }
             let load = x.edges.filter(isLoad)
             if !load.isEmpty { loadEdges[m] = load }
+            t.moves[m] = x.moves
           }
           if options.collectStats {
             stats.visitedNanos &+= Stopwatch.now() &- mergeStart
@@ -549,9 +549,10 @@ public struct ModelChecker: Sendable {
                 result.violationCount += 1
                 if result.violations.count < options.keepViolations, !violationAt.contains(target) {
                   violationAt.insert(target)
-                  let start = Int(t.movesStart[Int(key.machine)])
                   let violations =
-                    broken.violations ?? t.moveViolations[start + Int(broken.move)] ?? []
+                    broken.violations
+                    ?? t.moveViolations[Tables.violationKey(Int(key.machine), Int(broken.move))]
+                    ?? []
                   let path =
                     self.path(to: i, parent: parent, via: via, tables: t)
                     + [choice(key, move: Int(broken.move), tables: t)]
@@ -773,8 +774,7 @@ public struct ModelChecker: Sendable {
     var clock = timing ? Stopwatch.now() : 0
     let key = t.worlds.keys[i]
     let m = Int(key.machine)
-    let start = Int(t.movesStart[m])
-    let count = Int(t.movesCount[m])
+    let count = t.moves[m].count
     var world: World?
     var machineChoices: [Choice]?
     var ownTokens: [String]?
@@ -861,9 +861,9 @@ public struct ModelChecker: Sendable {
       return violations.isEmpty && machine >= 0 && store >= 0 ? next : nil
     }
 
-    t.moves.withUnsafeBufferPointer { moves in
+    t.moves[m].withUnsafeBufferPointer { moves in
       for j in 0..<count {
-        let move = moves[start + j]
+        let move = moves[j]
         if move.target < 0 { continue }
         if move.flags & MachineMove.loadAnswer != 0, key.store != 0 { continue }
         // The store afterwards, where the machine's move says it without the whole world.
@@ -953,7 +953,7 @@ public struct ModelChecker: Sendable {
 
   /// The move numbered `move` from a state: its machine's, or one of its own after those.
   func choice(_ key: WorldKey, move: Int, tables t: Tables) -> Choice {
-    let count = Int(t.movesCount[Int(key.machine)])
+    let count = t.moves[Int(key.machine)].count
     if move < count {
       return Alphabet.machineChoices(
         t.world(machine: Int(key.machine), reducer: options.reducer),
