@@ -118,6 +118,9 @@ public struct ModelChecker: Sendable {
     /// The wall-clock time of the merges, which one thread does while the others wait (a part of
     /// `visitedNanos`): what more threads cannot shorten.
     public var mergeNanos: UInt64 = 0
+    /// The wall-clock time of the liveness walk over the whole graph, after the exploration (one
+    /// thread).
+    public var livenessNanos: UInt64 = 0
     /// The visited set's arrays, in bytes.
     public var visitedBytes = 0
     /// The largest resident size of the process so far, in bytes (0 where unknown).
@@ -589,6 +592,7 @@ public struct ModelChecker: Sendable {
       }
     }
     result.complete = !stoppedEarly
+    let livenessStart = Stopwatch.now()
     if result.complete {
       // Liveness: walk the graph backwards from every signedOut state.
       let states = t.worlds.count
@@ -628,6 +632,7 @@ public struct ModelChecker: Sendable {
           self.path(to: first, parent: parent, via: via, tables: t))
       }
     }
+    stats.livenessNanos = Stopwatch.now() &- livenessStart
     stats.wallNanos = Stopwatch.now() &- wallStart
     stats.visitedBytes = t.worlds.bytes
     stats.machines = t.machines.count

@@ -142,6 +142,8 @@ extension FlowRun {
     out += "\(String(format: "%.2f", Double(s.mergeNanos) / 1e9)) s of the wall clock"
     let mergeShare = Double(s.mergeNanos) * 100 / Double(max(s.wallNanos, 1))
     out += " (\(String(format: "%.0f", mergeShare))%)\n"
+    out += "  liveness (one thread, after the exploration): "
+    out += "\(String(format: "%.2f", Double(s.livenessNanos) / 1e9)) s\n"
     out += "  transitions back to their own state: \(s.selfLoops)\n"
     out += "  work: \(s.machines) distinct machines, \(s.stores) stores, "
     out += "\(s.machineMoves) machine moves applied, "
@@ -167,6 +169,7 @@ extension FlowRun {
       ("invariantSeconds", .number(Double(s.invariantNanos) / 1e9)),
       ("visitedSetSeconds", .number(Double(s.visitedNanos) / 1e9)),
       ("mergeSeconds", .number(Double(s.mergeNanos) / 1e9)),
+      ("livenessSeconds", .number(Double(s.livenessNanos) / 1e9)),
       ("visitedSetBytes", .number(Double(s.visitedBytes))),
       ("machines", .number(Double(s.machines))),
       ("stores", .number(Double(s.stores))),
