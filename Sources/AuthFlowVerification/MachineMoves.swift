@@ -197,13 +197,13 @@ struct MachineSink: StepSink {
 /// One machine's moves, computed while its level is expanded.
 struct MachineExpansion {
   var moves: [MachineMove] = []
-  /// Timer operations the checker's table did not hold when the level started.
+  /// Timer operations the checker's table did not hold when the chunk was expanded.
   var freshOps: [TimerOps] = []
   /// The moves that broke an invariant, with what broke.
   var violations: [(move: Int, violations: [Violation])] = []
   /// The first move that took each edge.
   var edges: [(code: UInt32, move: Int)] = []
-  /// Machines and stores not known when the level started.
+  /// Machines and stores not known when the chunk was expanded.
   var fresh = FreshParts()
   /// The moves' token renamings (`MachineMove.names` points here until the merge).
   var names: [UInt8] = []
@@ -221,7 +221,7 @@ struct MachineExpansion {
 }
 
 /// Canonical machines and stores that one expansion met and the tables did not hold when its
-/// level started; the merge numbers them.
+/// chunk was expanded; the merge numbers them.
 struct FreshParts {
   var machineWords: [[UInt32]] = []
   var machineHashes: [UInt64] = []

@@ -141,6 +141,13 @@ public struct ModelChecker: Sendable {
     /// An empty split.
     public init() {}
 
+    /// Counts a merge that began at `start` (`Stopwatch.now()`) and ends now.
+    mutating func merged(since start: UInt64) {
+      let elapsed = Stopwatch.now() &- start
+      visitedNanos &+= elapsed
+      mergeNanos &+= elapsed
+    }
+
     mutating func add(_ o: Stats) {
       successorNanos &+= o.successorNanos
       invariantNanos &+= o.invariantNanos
@@ -154,9 +161,13 @@ public struct ModelChecker: Sendable {
   /// What expanding one world state found, in flat arrays: for each transition its successor,
   /// the new states, the transitions that broke an invariant, the edges its own moves took.
   struct Expansion {
-    /// Per transition: a known state's number, or `-(k + 1)` for the k-th of `fresh`.
+    /// Per transition: a known state's number, or `-(k + 1)` for the k-th of `fresh`. A
+    /// transition back to the state itself is here only when it broke an invariant; the others
+    /// are only counted (`selfLoops`), so the merge, on one thread, does not walk them.
     var targets: [Int32] = []
-    /// States not in the visited set when the level started (each once per expansion), with
+    /// Transitions back to the state itself that broke nothing (not in `targets`).
+    var selfLoops = 0
+    /// States not in the visited set when the chunk was expanded (each once per expansion), with
     /// their machine and store as `FreshParts` numbers them.
     var fresh: [(machine: Int32, store: Int32, refresh: UInt64, retry: UInt64)] = []
     /// The move that first reached each fresh state.
@@ -444,10 +455,7 @@ public struct ModelChecker: Sendable {
             if !load.isEmpty { loadEdges[m] = load }
             t.moves[m] = x.moves
           }
-          if options.collectStats {
-            stats.visitedNanos &+= Stopwatch.now() &- mergeStart
-            stats.mergeNanos &+= Stopwatch.now() &- mergeStart
-          }
+          if options.collectStats { stats.merged(since: mergeStart) }
         }
       }
 
@@ -511,7 +519,8 @@ public struct ModelChecker: Sendable {
             var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
             var brokenAt = 0
             var allSelf = true
-            var anyTarget = false
+            var anyTarget = e.selfLoops > 0
+            stats.selfLoops += e.selfLoops
             let before = succ.count
             for (p, target0) in e.targets.enumerated() {
               var target = target0
@@ -568,10 +577,7 @@ public struct ModelChecker: Sendable {
             if anyTarget, allSelf { result.deadEnds += 1 }
             succStart.append(succ.count)
           }
-          if options.collectStats {
-            stats.visitedNanos &+= Stopwatch.now() &- mergeStart
-            stats.mergeNanos &+= Stopwatch.now() &- mergeStart
-          }
+          if options.collectStats { stats.merged(since: mergeStart) }
         }
       }
       options.progress?(t.worlds.count, result.transitions, level)
@@ -788,7 +794,12 @@ public struct ModelChecker: Sendable {
     /// A successor: this state, a known one, or a fresh one.
     func reach(_ next: WorldKey, machine: Int32, store: Int32, move: Int) {
       if next == key {
-        e.targets.append(Int32(i))
+        // A broken move's entry is made just before its target.
+        if let last = e.broken.last, last.target == Int32(e.targets.count) {
+          e.targets.append(Int32(i))
+        } else {
+          e.selfLoops += 1
+        }
         return
       }
       if machine >= 0, store >= 0, let j = t.worlds.find(next, hash: next.hash) {

@@ -108,6 +108,13 @@ enum Broken {
     }
   }
 
+  /// Ignores every request for the ID token: a step that changes nothing, where something had to
+  /// happen (the state it leads to is the one it left).
+  static let ignoresTokenRequests: World.Reducer = { machine, event, now, fx in
+    if case .intent(.idTokenRequested) = event { return }
+    machine.handle(event, now: now, into: &fx)
+  }
+
   /// Forgets the waiters when a refresh succeeds.
   static let dropsWaiters: World.Reducer = { machine, event, now, fx in
     machine.handle(event, now: now, into: &fx)
@@ -186,6 +193,18 @@ struct BrokenReducerTests {
         #expect(other.witnesses == reference.witnesses)
       }
     }
+  }
+
+  @Test("a move that breaks a rule and leads back to the state it left is reported")
+  func checkerCatchesBrokenSelfLoop() {
+    var options = ModelChecker.Options()
+    options.reducer = Broken.ignoresTokenRequests
+    options.maxDepth = 3
+    let result = ModelChecker(options: options).run()
+    #expect(result.violationCount > 0)
+    let first = result.violations.first
+    #expect(first?.violations.contains { $0.invariant == .oneAnswerPerTokenRequest } == true)
+    #expect(first?.events.last == .send(.idTokenRequested(requestId: 1, forceRefresh: false)))
   }
 
   @Test("the model checker catches a broken reducer too, with a shortest path")
