@@ -394,24 +394,11 @@ public struct ModelChecker: Sendable {
           do {
             let frozen = t
             let list = newMachines
-            let chunkThreads = max(1, min(threads, (to - from) / 16 + 1))
-            machineExpansions.withUnsafeMutableBufferPointer { out in
-              encoders.withUnsafeMutableBufferPointer { encoders in
-                sinks.withUnsafeMutableBufferPointer { sinks in
-                  let buffer = UnsafeMutableSendable(out)
-                  let encoders = UnsafeMutableSendable(encoders)
-                  let sinks = UnsafeMutableSendable(sinks)
-                  DispatchQueue.concurrentPerform(iterations: chunkThreads) { th in
-                    var k = from + th
-                    while k < to {
-                      buffer.pointer[k - from] = expandMachine(
-                        list[k], tables: frozen, encoder: &encoders.pointer[th],
-                        sink: &sinks.pointer[th])
-                      k += chunkThreads
-                    }
-                  }
-                }
-              }
+            Self.expand(
+              from..<to, threads: threads, perThread: 16, into: &machineExpansions,
+              encoders: &encoders, sinks: &sinks
+            ) { k, encoder, sink in
+              expandMachine(list[k], tables: frozen, encoder: &encoder, sink: &sink)
             }
           }
           let mergeStart = options.collectStats ? Stopwatch.now() : 0
@@ -471,23 +458,11 @@ public struct ModelChecker: Sendable {
           let to = min(from + stateChunk, levelEnd)
           do {
             let frozen = t
-            let chunkThreads = max(1, min(threads, (to - from) / 64 + 1))
-            expansions.withUnsafeMutableBufferPointer { out in
-              encoders.withUnsafeMutableBufferPointer { encoders in
-                sinks.withUnsafeMutableBufferPointer { sinks in
-                  let buffer = UnsafeMutableSendable(out)
-                  let encoders = UnsafeMutableSendable(encoders)
-                  let sinks = UnsafeMutableSendable(sinks)
-                  DispatchQueue.concurrentPerform(iterations: chunkThreads) { th in
-                    var i = from + th
-                    while i < to {
-                      buffer.pointer[i - from] = expandWorld(
-                        i, tables: frozen, encoder: &encoders.pointer[th], sink: &sinks.pointer[th])
-                      i += chunkThreads
-                    }
-                  }
-                }
-              }
+            Self.expand(
+              from..<to, threads: threads, perThread: 64, into: &expansions, encoders: &encoders,
+              sinks: &sinks
+            ) { i, encoder, sink in
+              expandWorld(i, tables: frozen, encoder: &encoder, sink: &sink)
             }
           }
           // Merge in order.
@@ -646,6 +621,34 @@ public struct ModelChecker: Sendable {
     stats.peakResidentBytes = Self.peakResidentBytes()
     result.stats = stats
     return result
+  }
+
+  /// Fills `out[0..<range.count]` with `expand(k, …)` for each `k` in `range`, on up to `threads`
+  /// threads (one per `perThread` items of a small range); thread `th` lends `encoders[th]` and
+  /// `sinks[th]`, which it keeps from chunk to chunk.
+  static func expand<Sink, Output>(
+    _ range: Range<Int>, threads: Int, perThread: Int, into out: inout [Output],
+    encoders: inout [PackedEncoder], sinks: inout [Sink],
+    _ expand: @Sendable (Int, inout PackedEncoder, inout Sink) -> Output
+  ) {
+    let n = max(1, min(threads, range.count / perThread + 1))
+    out.withUnsafeMutableBufferPointer { out in
+      encoders.withUnsafeMutableBufferPointer { encoders in
+        sinks.withUnsafeMutableBufferPointer { sinks in
+          let buffer = UnsafeMutableSendable(out)
+          let encoders = UnsafeMutableSendable(encoders)
+          let sinks = UnsafeMutableSendable(sinks)
+          DispatchQueue.concurrentPerform(iterations: n) { th in
+            var k = range.lowerBound + th
+            while k < range.upperBound {
+              buffer.pointer[k - range.lowerBound] = expand(
+                k, &encoders.pointer[th], &sinks.pointer[th])
+              k += n
+            }
+          }
+        }
+      }
+    }
   }
 
   /// Every move of one machine's own, applied once with the invariants checked: the machine
