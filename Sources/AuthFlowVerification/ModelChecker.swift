@@ -256,6 +256,15 @@ public struct ModelChecker: Sendable {
       return machineKeys.insert(words, hash: hash)
     }
 
+    /// The number of timer operations (given now when new).
+    mutating func number(_ op: TimerOps) -> UInt32 {
+      if let n = opNumbers[op] { return n }
+      let n = UInt32(ops.count)
+      opNumbers[op] = n
+      ops.append(op)
+      return n
+    }
+
     /// The key of a machine's move in `moveViolations`.
     static func violationKey(_ machine: Int, _ move: Int) -> Int { machine << 16 | move }
 
@@ -409,16 +418,7 @@ public struct ModelChecker: Sendable {
             swap(&x, &machineExpansions[k - from])
             stats.add(x.stats)
             let (machines, stores) = t.number(x.fresh)
-            var ops: [UInt32] = []
-            for op in x.freshOps {
-              if let n = t.opNumbers[op] {
-                ops.append(n)
-              } else {
-                ops.append(UInt32(t.ops.count))
-                t.opNumbers[op] = UInt32(t.ops.count)
-                t.ops.append(op)
-              }
-            }
+            let ops = x.freshOps.map { t.number($0) }
             let namesBase = Int32(t.names.count)
             x.moves.withUnsafeMutableBufferPointer { moves in
               for j in moves.indices {

@@ -172,19 +172,11 @@ struct BrokenReducerTests {
   @Test("the checker's answer is the same on any number of threads and in chunks of any size")
   func sameAnswerAnyThreadsAnyChunks() {
     for reducer in [nil, Broken.noSingleFlight] {
-      func run(threads: Int, chunk: (machines: Int, states: Int)) -> ModelChecker.Result {
-        var options = ModelChecker.Options()
-        options.reducer = reducer
-        options.maxDepth = 5
-        options.threads = threads
-        options.chunk = chunk
-        options.keepWitnesses = true
-        return ModelChecker(options: options).run()
-      }
-      let reference = run(threads: 1, chunk: (1 << 13, 1 << 15))
+      let reference = check(
+        reducer, depth: 5, threads: 1, chunk: (1 << 13, 1 << 15), witnesses: true)
       #expect(reference.states > 500)
       for (threads, chunk) in [(1, (1, 1)), (3, (40, 200)), (2, (7, 1_000))] {
-        let other = run(threads: threads, chunk: chunk)
+        let other = check(reducer, depth: 5, threads: threads, chunk: chunk, witnesses: true)
         #expect(other.states == reference.states)
         #expect(other.transitions == reference.transitions)
         #expect(other.violationCount == reference.violationCount)
@@ -197,10 +189,7 @@ struct BrokenReducerTests {
 
   @Test("a move that breaks a rule and leads back to the state it left is reported")
   func checkerCatchesBrokenSelfLoop() {
-    var options = ModelChecker.Options()
-    options.reducer = Broken.ignoresTokenRequests
-    options.maxDepth = 3
-    let result = ModelChecker(options: options).run()
+    let result = check(Broken.ignoresTokenRequests, depth: 3)
     #expect(result.violationCount > 0)
     let first = result.violations.first
     #expect(first?.violations.contains { $0.invariant == .oneAnswerPerTokenRequest } == true)
@@ -209,12 +198,23 @@ struct BrokenReducerTests {
 
   @Test("the model checker catches a broken reducer too, with a shortest path")
   func checkerCatches() {
-    var options = ModelChecker.Options()
-    options.reducer = Broken.noSingleFlight
-    options.maxDepth = 8
-    let result = ModelChecker(options: options).run()
+    let result = check(Broken.noSingleFlight, depth: 8)
     #expect(result.violationCount > 0)
     let shortest = result.violations.map(\.events.count).min() ?? 0
     #expect(shortest > 0 && shortest <= 8)
   }
+}
+
+/// The model checker's run with `reducer` up to `depth` (with `witnesses`, every edge's path).
+private func check(
+  _ reducer: World.Reducer?, depth: Int, threads: Int = ModelChecker.Options().threads,
+  chunk: (machines: Int, states: Int) = ModelChecker.Options().chunk, witnesses: Bool = false
+) -> ModelChecker.Result {
+  var options = ModelChecker.Options()
+  options.reducer = reducer
+  options.maxDepth = depth
+  options.threads = threads
+  options.chunk = chunk
+  options.keepWitnesses = witnesses
+  return ModelChecker(options: options).run()
 }
