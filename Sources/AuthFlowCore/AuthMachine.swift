@@ -12,7 +12,14 @@ public struct AuthMachine: Hashable, Sendable {
   /// Who is signed in and where their token refresh stands; `nil` when nobody is.
   public internal(set) var user: SignedInUser?
   /// What the machine is doing on top of `user`.
-  public internal(set) var phase: Phase
+  public internal(set) var phase: Phase {
+    _read { yield boxedPhase.value }
+    _modify { yield &boxedPhase.value }
+  }
+  /// The phase, in a copy-on-write box: a copy of the machine (every step of the model checker
+  /// makes one) moves one pointer instead of the phase's payloads, and a step that leaves the
+  /// phase alone compares it by identity.
+  @usableFromInline var boxedPhase: CopyOnWrite<Phase>
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
   /// The address the last sign-in link was mailed to, while nobody or a guest is signed in: the
@@ -29,7 +36,7 @@ public struct AuthMachine: Hashable, Sendable {
   public init(policy: Policy = Policy()) {
     self.policy = policy.sanitized
     self.user = nil
-    self.phase = .starting
+    self.boxedPhase = CopyOnWrite(.starting)
     self.nextRequestID = 1
     self.emailLinkAddress = nil
     self.pendingLink = nil
@@ -153,7 +160,9 @@ extension AuthMachine: Codable {
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     policy = try c.decode(Policy.self, forKey: .policy).sanitized
-    (phase, user) = try c.decode(AuthState.self, forKey: .state).split
+    let (phase, user) = try c.decode(AuthState.self, forKey: .state).split
+    boxedPhase = CopyOnWrite(phase)
+    self.user = user
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
     emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
     pendingLink = try c.decodeIfPresent(PendingLink.self, forKey: .pendingLink)
