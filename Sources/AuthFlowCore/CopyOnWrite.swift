@@ -1,5 +1,5 @@
 // The one copy-on-write box the values that travel use (`Session`, `IdPCredential`,
-// `SignedInUser`), and the one integer id type both id kinds are.
+// `SignedInUser`) and the machine's phase, and the one integer id type both id kinds are.
 
 /// A value kept in a shared reference and copied only when written while shared: copying the
 /// holder moves one pointer instead of retaining every string inside. Equality and hashing are
