@@ -19,7 +19,7 @@ public struct AuthMachine: Hashable, Sendable {
   /// The phase, in a copy-on-write box: a copy of the machine (every step of the model checker
   /// makes one) moves one pointer instead of the phase's payloads, and a step that leaves the
   /// phase alone compares it by identity.
-  @usableFromInline var boxedPhase: CopyOnWrite<Phase>
+  private var boxedPhase: CopyOnWrite<Phase>
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
   /// The address the last sign-in link was mailed to, while nobody or a guest is signed in: the
