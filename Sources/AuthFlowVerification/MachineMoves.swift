@@ -144,6 +144,7 @@ struct TimerOps: Hashable {
 struct MachineSink: StepSink {
   var timesInvariants: Bool
   var invariantNanos: UInt64 = 0
+  var reducerNanos: UInt64 = 0
   var buffer: [Effect] = []
   /// The edge taken, if the transition changed the machine or emitted something.
   var code: UInt32?
@@ -160,6 +161,7 @@ struct MachineSink: StepSink {
     code = nil
     steps = 0
     invariantNanos = 0
+    reducerNanos = 0
     ops = .keep
     if let timer { set(timer, TimerBits.none) }
   }

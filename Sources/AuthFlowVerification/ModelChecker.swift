@@ -109,6 +109,9 @@ public struct ModelChecker: Sendable {
     public var successorNanos: UInt64 = 0
     /// The invariants on every transition.
     public var invariantNanos: UInt64 = 0
+    /// The reducer alone (a part of `successorNanos`): with `invariantNanos`, what any checker
+    /// of this machine and these rules spends whatever its own data structures.
+    public var reducerNanos: UInt64 = 0
     /// The canonical form: machines' and stores' keys, and the canonical values of new ones.
     public var canonicalNanos: UInt64 = 0
     /// The visited set: composing each world's successors, look-ups, and the merge of each level.
@@ -151,6 +154,7 @@ public struct ModelChecker: Sendable {
     mutating func add(_ o: Stats) {
       successorNanos &+= o.successorNanos
       invariantNanos &+= o.invariantNanos
+      reducerNanos &+= o.reducerNanos
       canonicalNanos &+= o.canonicalNanos
       visitedNanos &+= o.visitedNanos
       machineMoves += o.machineMoves
@@ -186,6 +190,7 @@ public struct ModelChecker: Sendable {
   struct EdgeSink: StepSink {
     var timesInvariants: Bool
     var invariantNanos: UInt64 = 0
+    var reducerNanos: UInt64 = 0
     var buffer: [Effect] = []
     var codes: [UInt32] = []
     /// What a relaunch led to, by what it depends on (the store: what it holds, or the machine
@@ -713,6 +718,7 @@ public struct ModelChecker: Sendable {
         let now = Stopwatch.now()
         x.stats.successorNanos &+= now &- clock &- sink.invariantNanos
         x.stats.invariantNanos &+= sink.invariantNanos
+        x.stats.reducerNanos &+= sink.reducerNanos
         clock = now
       }
       if !violations.isEmpty {
@@ -830,6 +836,7 @@ public struct ModelChecker: Sendable {
       guard let event = Alphabet.resolve(choice, in: &w) else { return nil }
       sink.codes.removeAll(keepingCapacity: true)
       sink.invariantNanos = 0
+      sink.reducerNanos = 0
       let violations: [Violation]
       if case .underMigrationPolicy(let p, _) = choice {
         violations = w.apply(event, migration: p, into: &sink)
@@ -845,6 +852,7 @@ public struct ModelChecker: Sendable {
         let now = Stopwatch.now()
         e.stats.successorNanos &+= now &- clock &- sink.invariantNanos
         e.stats.invariantNanos &+= sink.invariantNanos
+        e.stats.reducerNanos &+= sink.reducerNanos
         clock = now
       }
       if !violations.isEmpty {

@@ -136,12 +136,14 @@ public struct World: Sendable {
   mutating func feed<S: StepSink>(_ event: Event, _ sink: inout S) -> [Violation] {
     let before = machine
     var effects = sink.takeBuffer()
+    let reducing = sink.timesInvariants ? Stopwatch.now() : 0
     if let reducer {
       reducer(&machine, event, now, &effects)
     } else {
       machine.handle(event, now: now, into: &effects)
     }
     let started = sink.timesInvariants ? Stopwatch.now() : 0
+    if sink.timesInvariants { sink.reducerNanos &+= started &- reducing }
     var violations = Invariants.check(
       before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
@@ -218,10 +220,13 @@ extension AuthMachine {
 
 /// Where `World.apply` hands each transition, and who lends it the buffer its effects go in.
 protocol StepSink {
-  /// Whether the invariants' time is measured (`invariantNanos`).
+  /// Whether the reducer's and the invariants' times are measured (`reducerNanos`,
+  /// `invariantNanos`).
   var timesInvariants: Bool { get }
   /// The time spent in the invariants so far, in nanoseconds.
   var invariantNanos: UInt64 { get set }
+  /// The time spent in the reducer so far, in nanoseconds.
+  var reducerNanos: UInt64 { get set }
   /// An empty buffer for one transition's effects.
   mutating func takeBuffer() -> [Effect]
   /// The buffer back, once the transition is done with it.
@@ -235,6 +240,7 @@ protocol StepSink {
 struct DiscardingSink: StepSink {
   var timesInvariants: Bool { false }
   var invariantNanos: UInt64 = 0
+  var reducerNanos: UInt64 = 0
   func takeBuffer() -> [Effect] { [] }
   func returnBuffer(_ buffer: [Effect]) {}
   func observe(
@@ -247,6 +253,7 @@ struct RecordingSink: StepSink {
   let record: (World.Step) -> Void
   var timesInvariants: Bool { false }
   var invariantNanos: UInt64 = 0
+  var reducerNanos: UInt64 = 0
   func takeBuffer() -> [Effect] { [] }
   func returnBuffer(_ buffer: [Effect]) {}
   func observe(

@@ -151,11 +151,17 @@ extension FlowRun {
     out +=
       "  memory: visited set \(mb(s.visitedBytes)) MB, peak resident \(mb(s.peakResidentBytes)) MB\n"
     out += "  time (thread seconds; clock reads included):\n"
-    for (name, ns) in parts {
+    for (row, (name, ns)) in parts.enumerated() {
       let share = measured == 0 ? 0 : Double(ns) * 100 / Double(measured)
       out += "    \(name): \(String(format: "%.2f", Double(ns) / 1e9)) s"
       out += " (\(String(format: "%.0f", share))%), "
       out += "\(String(format: "%.0f", Double(ns) / Double(max(r.transitions, 1)))) ns/transition\n"
+      if row == 0 {
+        let share = measured == 0 ? 0 : Double(s.reducerNanos) * 100 / Double(measured)
+        let seconds = String(format: "%.2f", Double(s.reducerNanos) / 1e9)
+        out += "      of which the reducer: \(seconds) s"
+        out += " (\(String(format: "%.0f", share))%)\n"
+      }
     }
     return out
   }
@@ -167,6 +173,7 @@ extension FlowRun {
       ("successorSeconds", .number(Double(s.successorNanos) / 1e9)),
       ("canonicalSeconds", .number(Double(s.canonicalNanos) / 1e9)),
       ("invariantSeconds", .number(Double(s.invariantNanos) / 1e9)),
+      ("reducerSeconds", .number(Double(s.reducerNanos) / 1e9)),
       ("visitedSetSeconds", .number(Double(s.visitedNanos) / 1e9)),
       ("mergeSeconds", .number(Double(s.mergeNanos) / 1e9)),
       ("livenessSeconds", .number(Double(s.livenessNanos) / 1e9)),

@@ -152,4 +152,20 @@ struct CheckerTests {
     #expect(FlowRun.main(["check", "--depth", "zero"]).code == 64)
     #expect(FlowRun.main(["graph", "--format", "svg"]).code == 64)
   }
+
+  @Test("flowrun check --stats: the reducer's time is a part of the successors', and non-zero")
+  func statsSplit() throws {
+    let json = FlowRun.main(["check", "--depth", "3", "--stats", "--format", "json"])
+    let stats = try #require(try JSONValue.parse(json.stdout)["stats"])
+    guard case .number(let reducer) = stats["reducerSeconds"],
+      case .number(let successors) = stats["successorSeconds"]
+    else {
+      Issue.record("no reducerSeconds or successorSeconds in \(json.stdout)")
+      return
+    }
+    #expect(reducer > 0)
+    #expect(reducer <= successors)
+    let text = FlowRun.main(["check", "--depth", "3", "--stats"]).stdout
+    #expect(text.contains("of which the reducer: "))
+  }
 }
