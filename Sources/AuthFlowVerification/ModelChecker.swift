@@ -193,9 +193,10 @@ public struct ModelChecker: Sendable {
     var reducerNanos: UInt64 = 0
     var buffer: [Effect] = []
     var codes: [UInt32] = []
-    /// What a relaunch led to, by what it depends on (the store: what it holds, or the machine
-    /// whose session it holds): the state and the edges taken. Only numbered states are kept.
-    var relaunches: [UInt64: (next: WorldKey, codes: [UInt32])] = [:]
+    /// What a relaunch led to, by what it depends on (the store: its number, or the canonical
+    /// form of the machine's session it holds): the state and the edges taken. Only numbered
+    /// states are kept.
+    var relaunches: [[UInt32]: (next: WorldKey, codes: [UInt32])] = [:]
 
     init(timesInvariants: Bool) {
       self.timesInvariants = timesInvariants
@@ -955,13 +956,18 @@ public struct ModelChecker: Sendable {
     let extra = Alphabet.worldChoices(world ?? t.world(key, reducer: options.reducer))
     for (x, choice) in extra.enumerated() {
       if case .relaunch(lostLastWrite: false) = choice {
-        // A new process: what it comes to depends on the store alone.
-        let cacheKey: UInt64 =
-          switch key.store {
-          case 0, 2: UInt64(key.store)
-          case 1: 1 << 40 | UInt64(key.machine)
-          default: 2 << 40 | UInt64(key.store)
-          }
+        // A new process: what it comes to depends on the store alone, so it is remembered by
+        // the store's canonical form (a session the machine holds by that session's own, which
+        // many machines share).
+        let cacheKey: [UInt32]
+        switch key.store {
+        case 0, 2: cacheKey = [key.store]
+        case 1:
+          encoder.reset(now: Instant(0))
+          encoder.store(.holds(t.machines[m].user?.session))
+          cacheKey = [1] + encoder.words
+        default: cacheKey = [3, key.store]
+        }
         if let (next, codes) = sink.relaunches[cacheKey] {
           e.transitions += 1
           for code in codes where !e.edges.contains(where: { $0.code == code }) {
