@@ -27,7 +27,8 @@ extension FlowRun {
       --threads <n>           Threads that expand each level (default: one per core); the
                               answer is the same on any number.
       --stats                 Also print states/s, memory, and where the time went
-                              (successors, canonical form, invariants, visited set).
+                              (successors and the reducer's share of them, canonical
+                              form, invariants, visited set).
       --format <format>       text or json (default: text).
       --counterexamples <dir> Where violations are written as scenario files (default: a
                               new folder in the system's temporary directory, named in the
