@@ -151,6 +151,14 @@ public struct ModelChecker: Sendable {
       mergeNanos &+= elapsed
     }
 
+    /// Counts one move applied from `clock` to `now`: the reducer's and the invariants' time as
+    /// `sink` measured them, the rest as the successors'.
+    mutating func applied(from clock: UInt64, to now: UInt64, _ sink: some StepSink) {
+      successorNanos &+= now &- clock &- sink.invariantNanos
+      invariantNanos &+= sink.invariantNanos
+      reducerNanos &+= sink.reducerNanos
+    }
+
     mutating func add(_ o: Stats) {
       successorNanos &+= o.successorNanos
       invariantNanos &+= o.invariantNanos
@@ -717,9 +725,7 @@ public struct ModelChecker: Sendable {
       x.evaluated += 1
       if timing {
         let now = Stopwatch.now()
-        x.stats.successorNanos &+= now &- clock &- sink.invariantNanos
-        x.stats.invariantNanos &+= sink.invariantNanos
-        x.stats.reducerNanos &+= sink.reducerNanos
+        x.stats.applied(from: clock, to: now, sink)
         clock = now
       }
       if !violations.isEmpty {
@@ -851,9 +857,7 @@ public struct ModelChecker: Sendable {
       }
       if timing {
         let now = Stopwatch.now()
-        e.stats.successorNanos &+= now &- clock &- sink.invariantNanos
-        e.stats.invariantNanos &+= sink.invariantNanos
-        e.stats.reducerNanos &+= sink.reducerNanos
+        e.stats.applied(from: clock, to: now, sink)
         clock = now
       }
       if !violations.isEmpty {

@@ -136,14 +136,15 @@ public struct World: Sendable {
   mutating func feed<S: StepSink>(_ event: Event, _ sink: inout S) -> [Violation] {
     let before = machine
     var effects = sink.takeBuffer()
-    let reducing = sink.timesInvariants ? Stopwatch.now() : 0
+    let timing = sink.timesInvariants
+    let reducing = timing ? Stopwatch.now() : 0
     if let reducer {
       reducer(&machine, event, now, &effects)
     } else {
       machine.handle(event, now: now, into: &effects)
     }
-    let started = sink.timesInvariants ? Stopwatch.now() : 0
-    if sink.timesInvariants { sink.reducerNanos &+= started &- reducing }
+    let started = timing ? Stopwatch.now() : 0
+    if timing { sink.reducerNanos &+= started &- reducing }
     var violations = Invariants.check(
       before: before, event: event, after: machine, effects: effects, now: now)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
@@ -151,7 +152,7 @@ public struct World: Sendable {
       violations += history.observe(
         before: before, event: event, after: machine, effects: effects)
     }
-    if sink.timesInvariants { sink.invariantNanos &+= Stopwatch.now() &- started }
+    if timing { sink.invariantNanos &+= Stopwatch.now() &- started }
     if !storeKnown, case .answer(.loadSession(_, .sessionLoaded(let s))) = event {
       store = s  // What the first launch found on disk.
       storeKnown = true
