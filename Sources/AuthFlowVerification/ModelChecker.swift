@@ -427,9 +427,11 @@ public struct ModelChecker: Sendable {
           let mergeStart = options.collectStats ? Stopwatch.now() : 0
           for k in from..<to {
             let m = newMachines[k]
-            // Moved out, so each expansion's arrays are freed once merged.
+            // Moved out and back: its arrays are freed by the thread that next fills the slot,
+            // not by this one, which the others wait for.
             var x = MachineExpansion()
             swap(&x, &machineExpansions[k - from])
+            defer { swap(&x, &machineExpansions[k - from]) }
             stats.add(x.stats)
             let (machines, stores) = t.number(x.fresh)
             let ops = x.freshOps.map { t.number($0) }
@@ -484,7 +486,8 @@ public struct ModelChecker: Sendable {
           for i in from..<to {
             let key = t.worlds.keys[i]
             var e = Expansion()
-            swap(&e, &expansions[i - from])  // Moved out: freed once merged.
+            swap(&e, &expansions[i - from])
+            defer { swap(&e, &expansions[i - from]) }  // Freed by the thread that fills the slot next.
             stats.add(e.stats)
             result.transitions += e.transitions
             func witness(_ code: UInt32, _ move: UInt16) {
@@ -639,13 +642,16 @@ public struct ModelChecker: Sendable {
 
   /// Fills `out[0..<range.count]` with `expand(k, …)` for each `k` in `range`, on up to `threads`
   /// threads (one per `perThread` items of a small range); thread `th` lends `encoders[th]` and
-  /// `sinks[th]`, which it keeps from chunk to chunk.
+  /// `sinks[th]`, which it keeps from chunk to chunk. Each thread claims the next `perThread`
+  /// items whenever it is done with its last, so a thread that met costlier items does not keep
+  /// the others waiting at the chunk's end; what lands in `out` does not depend on who took what.
   static func expand<Sink, Output>(
     _ range: Range<Int>, threads: Int, perThread: Int, into out: inout [Output],
     encoders: inout [PackedEncoder], sinks: inout [Sink],
     _ expand: @Sendable (Int, inout PackedEncoder, inout Sink) -> Output
   ) {
     let n = max(1, min(threads, range.count / perThread + 1))
+    let claims = Claims(range, batch: max(1, perThread))
     out.withUnsafeMutableBufferPointer { out in
       encoders.withUnsafeMutableBufferPointer { encoders in
         sinks.withUnsafeMutableBufferPointer { sinks in
