@@ -659,11 +659,11 @@ public struct ModelChecker: Sendable {
           let encoders = UnsafeMutableSendable(encoders)
           let sinks = UnsafeMutableSendable(sinks)
           DispatchQueue.concurrentPerform(iterations: n) { th in
-            var k = range.lowerBound + th
-            while k < range.upperBound {
-              buffer.pointer[k - range.lowerBound] = expand(
-                k, &encoders.pointer[th], &sinks.pointer[th])
-              k += n
+            while let batch = claims.next() {
+              for k in batch {
+                buffer.pointer[k - range.lowerBound] = expand(
+                  k, &encoders.pointer[th], &sinks.pointer[th])
+              }
             }
           }
         }
@@ -1106,6 +1106,30 @@ public struct ModelChecker: Sendable {
     case .persistFailed: return "persistFailed"
     case .storeChanged: return "storeChanged"
     }
+  }
+}
+
+/// The items of a range handed out a batch at a time to whichever thread asks next.
+final class Claims: @unchecked Sendable {
+  private let lock = NSLock()
+  private var start: Int
+  private let end: Int
+  private let batch: Int
+
+  init(_ range: Range<Int>, batch: Int) {
+    start = range.lowerBound
+    end = range.upperBound
+    self.batch = batch
+  }
+
+  /// The next batch, or `nil` when every item was handed out.
+  func next() -> Range<Int>? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard start < end else { return nil }
+    let from = start
+    start = min(end, start + batch)
+    return from..<start
   }
 }
 
