@@ -128,14 +128,17 @@ public final class Interner: @unchecked Sendable {
 /// has a handful of uids, emails and provider ids, so most look-ups end here.
 struct InternerCache {
   let shared: Interner
-  var recent: [(String, UInt32)] = []
+  /// Each string with its length in UTF-8 bytes, compared first: most of these strings differ in
+  /// length, and two lengths compare in an instruction where two strings take a call.
+  var recent: [(string: String, length: Int, id: UInt32)] = []
 
   init(_ shared: Interner) { self.shared = shared }
 
   mutating func id(_ s: String) -> UInt32 {
-    for (t, n) in recent where t == s { return n }
+    let length = s.utf8.count
+    for entry in recent where entry.length == length && entry.string == s { return entry.id }
     let n = shared.id(s)
-    if recent.count < 64 { recent.append((s, n)) }
+    if recent.count < 64 { recent.append((s, length, n)) }
     return n
   }
 }
