@@ -138,7 +138,9 @@ public struct ModelChecker: Sendable {
     public var stores = 0
     /// Moves applied to a machine by the reducer (each machine's own moves, once per machine).
     public var machineMoves = 0
-    /// Moves applied to a whole world (those that depend on its timers or store).
+    /// Moves applied to a whole world (those that depend on its timers or store). A relaunch a
+    /// thread remembers is not applied again, so on several threads this varies a little with
+    /// which thread expanded which state; the states and transitions do not.
     public var worldMoves = 0
 
     /// An empty split.
@@ -205,6 +207,8 @@ public struct ModelChecker: Sendable {
     /// form of the machine's session it holds): the state and the edges taken. Only numbered
     /// states are kept.
     var relaunches: [[UInt32]: (next: WorldKey, codes: [UInt32])] = [:]
+    /// The numbered states the state being expanded reached so far, by key.
+    var found: [(key: WorldKey, number: Int32)] = []
 
     init(timesInvariants: Bool) {
       self.timesInvariants = timesInvariants
@@ -812,6 +816,7 @@ public struct ModelChecker: Sendable {
     var machineChoices: [Choice]?
     var ownTokens: [String]?
     e.targets.reserveCapacity(count + 3)
+    sink.found.removeAll(keepingCapacity: true)
 
     /// A successor: this state, a known one, or a fresh one.
     func reach(_ next: WorldKey, machine: Int32, store: Int32, move: Int) {
@@ -824,9 +829,19 @@ public struct ModelChecker: Sendable {
         }
         return
       }
-      if machine >= 0, store >= 0, let j = t.worlds.find(next, hash: next.hash) {
-        e.targets.append(j)
-        return
+      if machine >= 0, store >= 0 {
+        // Almost half the look-ups of a state's moves repeat one of its earlier ones; those are
+        // answered from the state's own short list instead of the visited set, whose slots and
+        // keys are each a cache miss once the space is large.
+        if let j = sink.found.first(where: { $0.key == next })?.number {
+          e.targets.append(j)
+          return
+        }
+        if let j = t.worlds.find(next, hash: next.hash) {
+          sink.found.append((next, j))
+          e.targets.append(j)
+          return
+        }
       }
       for f in e.fresh.indices
       where e.fresh[f].machine == machine && e.fresh[f].store == store
