@@ -596,37 +596,14 @@ public struct ModelChecker: Sendable {
     result.complete = !stoppedEarly
     let livenessStart = Stopwatch.now()
     if result.complete {
-      // Liveness: walk the graph backwards from every signedOut state.
+      // Liveness: which states reach a signedOut state.
       let states = t.worlds.count
-      var reverseStart = [Int](repeating: 0, count: states + 1)
-      for to in succ { reverseStart[Int(to) + 1] += 1 }
-      for k in 0..<states { reverseStart[k + 1] += reverseStart[k] }
-      var fill = reverseStart
-      var reverse = [Int32](repeating: 0, count: succ.count)
-      for from in 0..<states {
-        for s in succStart[from]..<succStart[from + 1] {
-          let to = Int(succ[s])
-          reverse[fill[to]] = Int32(from)
-          fill[to] += 1
-        }
-      }
-      succ = []
       var canReach = [Bool](repeating: false, count: states)
-      var queue: [Int32] = []
       for k in 0..<states
       where t.machines[Int(t.worlds.keys[k].machine)].stateName == .signedOut {
         canReach[k] = true
-        queue.append(Int32(k))
       }
-      var head = 0
-      while head < queue.count {
-        let k = Int(queue[head])
-        head += 1
-        for r in reverseStart[k]..<reverseStart[k + 1] where !canReach[Int(reverse[r])] {
-          canReach[Int(reverse[r])] = true
-          queue.append(reverse[r])
-        }
-      }
+      Self.markReaching(&canReach, succ: &succ, succStart: succStart)
       let stuck = canReach.indices.filter { !canReach[$0] }
       result.cannotSignOut = stuck.count
       if let first = stuck.first {
@@ -642,6 +619,62 @@ public struct ModelChecker: Sendable {
     stats.peakResidentBytes = Self.peakResidentBytes()
     result.stats = stats
     return result
+  }
+
+  /// Marks in `canReach` every state with a path to one already marked: the fixpoint. First by
+  /// sweeps over the successor lists, last state first (a successor is mostly numbered after
+  /// its state, so one sweep carries a mark back along most paths, and most states are a move
+  /// or two from signing out); where a few sweeps leave it still changing, by a walk backwards
+  /// over the reversed graph from every marked state, which needs the reversed graph's memory
+  /// (as many entries as `succ`) and is exact in one pass. Either way the result is the same
+  /// set. `succ` is emptied.
+  static func markReaching(_ canReach: inout [Bool], succ: inout [Int32], succStart: [Int]) {
+    let states = canReach.count
+    var changed = true
+    var sweeps = 0
+    while changed, sweeps < 4 {
+      changed = false
+      sweeps += 1
+      canReach.withUnsafeMutableBufferPointer { reach in
+        succ.withUnsafeBufferPointer { succ in
+          for from in stride(from: states - 1, through: 0, by: -1) where !reach[from] {
+            for s in succStart[from]..<succStart[from + 1] where reach[Int(succ[s])] {
+              reach[from] = true
+              changed = true
+              break
+            }
+          }
+        }
+      }
+    }
+    guard changed else {
+      succ = []
+      return
+    }
+    var reverseStart = [Int](repeating: 0, count: states + 1)
+    for to in succ { reverseStart[Int(to) + 1] += 1 }
+    for k in 0..<states { reverseStart[k + 1] += reverseStart[k] }
+    var fill = reverseStart
+    var reverse = [Int32](repeating: 0, count: succ.count)
+    for from in 0..<states {
+      for s in succStart[from]..<succStart[from + 1] {
+        let to = Int(succ[s])
+        reverse[fill[to]] = Int32(from)
+        fill[to] += 1
+      }
+    }
+    succ = []
+    fill = []
+    var queue = canReach.indices.filter { canReach[$0] }.map(Int32.init)
+    var head = 0
+    while head < queue.count {
+      let k = Int(queue[head])
+      head += 1
+      for r in reverseStart[k]..<reverseStart[k + 1] where !canReach[Int(reverse[r])] {
+        canReach[Int(reverse[r])] = true
+        queue.append(reverse[r])
+      }
+    }
   }
 
   /// Fills `out[0..<range.count]` with `expand(k, …)` for each `k` in `range`, on up to `threads`
