@@ -491,7 +491,8 @@ public struct ModelChecker: Sendable {
             let key = t.worlds.keys[i]
             var e = Expansion()
             swap(&e, &expansions[i - from])
-            defer { swap(&e, &expansions[i - from]) }  // Freed by the thread that fills the slot next.
+            // Put back: freed by the thread that fills the slot next, not by this one.
+            defer { swap(&e, &expansions[i - from]) }
             stats.add(e.stats)
             result.transitions += e.transitions
             func witness(_ code: UInt32, _ move: UInt16) {
