@@ -1,10 +1,5 @@
 import AuthFlowCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Foundation
 
 /// A world's canonical form as a few machine words: what the model checker hashes and compares.
 ///
@@ -107,16 +102,15 @@ extension PackedEncoder {
 /// Numbers for strings, the same for the whole run, safe to share between threads.
 public final class Interner: @unchecked Sendable {
   private var table: [String: UInt32] = [:]
-  private var lock = pthread_mutex_t()
+  private let lock = NSLock()
 
   /// An empty interner.
-  public init() { pthread_mutex_init(&lock, nil) }
-  deinit { pthread_mutex_destroy(&lock) }
+  public init() {}
 
   /// The number of `s` (assigned at its first use).
   func id(_ s: String) -> UInt32 {
-    pthread_mutex_lock(&lock)
-    defer { pthread_mutex_unlock(&lock) }
+    lock.lock()
+    defer { lock.unlock() }
     if let n = table[s] { return n }
     let n = UInt32(table.count + 1)
     table[s] = n
