@@ -13,13 +13,13 @@ public struct AuthMachine: Hashable, Sendable {
   public internal(set) var user: SignedInUser?
   /// What the machine is doing on top of `user`.
   public internal(set) var phase: Phase {
-    _read { yield boxedPhase.value }
-    _modify { yield &boxedPhase.value }
+    @inlinable _read { yield boxedPhase.value }
+    @inlinable _modify { yield &boxedPhase.value }
   }
   /// The phase, in a copy-on-write box: a copy of the machine (every step of the model checker
   /// makes one) moves one pointer instead of the phase's payloads, and a step that leaves the
   /// phase alone compares it by identity.
-  private var boxedPhase: CopyOnWrite<Phase>
+  @usableFromInline var boxedPhase: CopyOnWrite<Phase>
   /// The id the next request effect gets.
   public internal(set) var nextRequestID: RequestID
   /// The address the last sign-in link was mailed to, while nobody or a guest is signed in: the

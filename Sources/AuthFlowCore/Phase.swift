@@ -438,14 +438,14 @@ public struct AccountFlow: Hashable, Sendable {
 /// cheap, and a transition edits the user in place (`user?.session.idToken = …`) without copying
 /// the session's strings.
 public struct SignedInUser: Hashable, Codable, Sendable {
-  struct Fields: Hashable, Sendable {
-    var session: Session
-    var token: TokenStatus
-    var cleanupRequest: RequestID?
-    var cleanupRefreshing: Bool
+  @usableFromInline struct Fields: Hashable, Sendable {
+    @usableFromInline var session: Session
+    @usableFromInline var token: TokenStatus
+    @usableFromInline var cleanupRequest: RequestID?
+    @usableFromInline var cleanupRefreshing: Bool
   }
 
-  private var storage: CopyOnWrite<Fields>
+  @usableFromInline var storage: CopyOnWrite<Fields>
 
   /// Creates a user with a fresh token.
   public init(
@@ -460,27 +460,27 @@ public struct SignedInUser: Hashable, Codable, Sendable {
 
   /// The session as stored.
   public var session: Session {
-    _read { yield storage.value.session }
-    _modify { yield &storage.value.session }
+    @inlinable _read { yield storage.value.session }
+    @inlinable _modify { yield &storage.value.session }
   }
 
   /// The ID token's refresh status.
   public var token: TokenStatus {
-    _read { yield storage.value.token }
-    _modify { yield &storage.value.token }
+    @inlinable _read { yield storage.value.token }
+    @inlinable _modify { yield &storage.value.token }
   }
 
   /// The in-flight deletion of a migrated anonymous account (or the refresh of its token that
   /// comes first), if any.
   public var cleanupRequest: RequestID? {
-    _read { yield storage.value.cleanupRequest }
-    _modify { yield &storage.value.cleanupRequest }
+    @inlinable _read { yield storage.value.cleanupRequest }
+    @inlinable _modify { yield &storage.value.cleanupRequest }
   }
 
   /// Whether `cleanupRequest` is the refresh of the anonymous account's token (not the delete).
   public var cleanupRefreshing: Bool {
-    _read { yield storage.value.cleanupRefreshing }
-    _modify { yield &storage.value.cleanupRefreshing }
+    @inlinable _read { yield storage.value.cleanupRefreshing }
+    @inlinable _modify { yield &storage.value.cleanupRefreshing }
   }
 
   /// The refresh in flight, if any.

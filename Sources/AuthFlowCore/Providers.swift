@@ -186,22 +186,22 @@ public struct ProviderCatalog: Hashable, Codable, Sendable {
 ///
 /// A value with copy-on-write storage, so the phases that carry one stay small.
 public struct IdPCredential: Hashable, Codable, Sendable {
-  struct Fields: Hashable, Codable, Sendable {
-    var provider: ProviderID
-    var idToken: String?
-    var accessToken: String?
-    var tokenSecret: String?
-    var rawNonce: String?
-    var pendingToken: String?
-    var authorizationCode: String?
-    var requestUri: String?
-    var sessionId: String?
-    var email: String?
-    var givenName: String?
-    var familyName: String?
+  @usableFromInline struct Fields: Hashable, Codable, Sendable {
+    @usableFromInline var provider: ProviderID
+    @usableFromInline var idToken: String?
+    @usableFromInline var accessToken: String?
+    @usableFromInline var tokenSecret: String?
+    @usableFromInline var rawNonce: String?
+    @usableFromInline var pendingToken: String?
+    @usableFromInline var authorizationCode: String?
+    @usableFromInline var requestUri: String?
+    @usableFromInline var sessionId: String?
+    @usableFromInline var email: String?
+    @usableFromInline var givenName: String?
+    @usableFromInline var familyName: String?
   }
 
-  private var storage: CopyOnWrite<Fields>
+  @usableFromInline var storage: CopyOnWrite<Fields>
 
   /// Creates a credential.
   public init(
@@ -220,65 +220,65 @@ public struct IdPCredential: Hashable, Codable, Sendable {
 
   /// Which provider issued it.
   public var provider: ProviderID {
-    get { storage.value.provider }
-    _modify { yield &storage.value.provider }
+    @inlinable get { storage.value.provider }
+    @inlinable _modify { yield &storage.value.provider }
   }
   /// The provider's ID token (credential shape `idToken`: Google, Apple, `oidc.*`).
   public var idToken: String? {
-    get { storage.value.idToken }
-    _modify { yield &storage.value.idToken }
+    @inlinable get { storage.value.idToken }
+    @inlinable _modify { yield &storage.value.idToken }
   }
   /// The provider's access token (shape `accessToken`, all github.com sends; with `tokenSecret`,
   /// an OAuth 1 token).
   public var accessToken: String? {
-    get { storage.value.accessToken }
-    _modify { yield &storage.value.accessToken }
+    @inlinable get { storage.value.accessToken }
+    @inlinable _modify { yield &storage.value.accessToken }
   }
   /// An OAuth 1 token's secret (shape `oauth1`: twitter.com), sent as `oauth_token_secret`.
   public var tokenSecret: String? {
-    get { storage.value.tokenSecret }
-    _modify { yield &storage.value.tokenSecret }
+    @inlinable get { storage.value.tokenSecret }
+    @inlinable _modify { yield &storage.value.tokenSecret }
   }
   /// The raw nonce the ID token was made with (its SHA-256 went to the provider).
   public var rawNonce: String? {
-    get { storage.value.rawNonce }
-    _modify { yield &storage.value.rawNonce }
+    @inlinable get { storage.value.rawNonce }
+    @inlinable _modify { yield &storage.value.rawNonce }
   }
   /// Firebase's `pendingToken` from a link conflict, to retry with.
   public var pendingToken: String? {
-    get { storage.value.pendingToken }
-    _modify { yield &storage.value.pendingToken }
+    @inlinable get { storage.value.pendingToken }
+    @inlinable _modify { yield &storage.value.pendingToken }
   }
   /// A single-use authorization code: Apple's, for revocation.
   public var authorizationCode: String? {
-    get { storage.value.authorizationCode }
-    _modify { yield &storage.value.authorizationCode }
+    @inlinable get { storage.value.authorizationCode }
+    @inlinable _modify { yield &storage.value.authorizationCode }
   }
   /// Shape `authorizationCode` (Firebase's hosted code flow, microsoft.com): the URL the
   /// provider redirected to, with its code, which Firebase exchanges (`requestUri`).
   public var requestUri: String? {
-    get { storage.value.requestUri }
-    _modify { yield &storage.value.requestUri }
+    @inlinable get { storage.value.requestUri }
+    @inlinable _modify { yield &storage.value.requestUri }
   }
   /// The session id of that flow (`sessionId`), from `accounts:createAuthUri`.
   public var sessionId: String? {
-    get { storage.value.sessionId }
-    _modify { yield &storage.value.sessionId }
+    @inlinable get { storage.value.sessionId }
+    @inlinable _modify { yield &storage.value.sessionId }
   }
   /// The account's email, when known.
   public var email: String? {
-    get { storage.value.email }
-    _modify { yield &storage.value.email }
+    @inlinable get { storage.value.email }
+    @inlinable _modify { yield &storage.value.email }
   }
   /// The user's given name, which Apple gives only on the first authorization.
   public var givenName: String? {
-    get { storage.value.givenName }
-    _modify { yield &storage.value.givenName }
+    @inlinable get { storage.value.givenName }
+    @inlinable _modify { yield &storage.value.givenName }
   }
   /// The user's family name, likewise.
   public var familyName: String? {
-    get { storage.value.familyName }
-    _modify { yield &storage.value.familyName }
+    @inlinable get { storage.value.familyName }
+    @inlinable _modify { yield &storage.value.familyName }
   }
   /// The name to keep: given and family name joined, or `nil` when the provider gave none.
   public var fullName: String? {

@@ -29,23 +29,23 @@ public struct Instant: Hashable, Comparable, Codable, Sendable, CustomStringConv
 /// A value with copy-on-write storage: effects, results and the machine pass a session around
 /// as one reference instead of copying (and retaining) its tokens each time.
 public struct Session: Hashable, Codable, Sendable {
-  struct Fields: Hashable, Codable, Sendable {
-    var uid: String
-    var anonymous: Bool
-    var providers: [ProviderID]
-    var email: String?
-    var idToken: String
-    var refreshToken: String
-    var expiresAt: Instant
-    var pendingCleanup: AnonymousCleanup?
-    var displayName: String?
-    var pendingDeletion: DeletionRecord?
-    var emailVerified: Bool?
-    var photoURL: String?
-    var secondFactors: [SecondFactor]?
+  @usableFromInline struct Fields: Hashable, Codable, Sendable {
+    @usableFromInline var uid: String
+    @usableFromInline var anonymous: Bool
+    @usableFromInline var providers: [ProviderID]
+    @usableFromInline var email: String?
+    @usableFromInline var idToken: String
+    @usableFromInline var refreshToken: String
+    @usableFromInline var expiresAt: Instant
+    @usableFromInline var pendingCleanup: AnonymousCleanup?
+    @usableFromInline var displayName: String?
+    @usableFromInline var pendingDeletion: DeletionRecord?
+    @usableFromInline var emailVerified: Bool?
+    @usableFromInline var photoURL: String?
+    @usableFromInline var secondFactors: [SecondFactor]?
   }
 
-  private var storage: CopyOnWrite<Fields>
+  @usableFromInline var storage: CopyOnWrite<Fields>
 
   /// Creates a session.
   public init(
@@ -66,73 +66,73 @@ public struct Session: Hashable, Codable, Sendable {
 
   /// The Firebase uid (`localId`).
   public var uid: String {
-    get { storage.value.uid }
-    _modify { yield &storage.value.uid }
+    @inlinable get { storage.value.uid }
+    @inlinable _modify { yield &storage.value.uid }
   }
   /// True for a Firebase anonymous account.
   public var anonymous: Bool {
-    get { storage.value.anonymous }
-    _modify { yield &storage.value.anonymous }
+    @inlinable get { storage.value.anonymous }
+    @inlinable _modify { yield &storage.value.anonymous }
   }
   /// Linked provider ids, e.g. `google.com`, `password`.
   public var providers: [ProviderID] {
-    get { storage.value.providers }
-    _modify { yield &storage.value.providers }
+    @inlinable get { storage.value.providers }
+    @inlinable _modify { yield &storage.value.providers }
   }
   /// The account's email, when it has one.
   public var email: String? {
-    get { storage.value.email }
-    _modify { yield &storage.value.email }
+    @inlinable get { storage.value.email }
+    @inlinable _modify { yield &storage.value.email }
   }
   /// The current Firebase ID token.
   public var idToken: String {
-    get { storage.value.idToken }
-    _modify { yield &storage.value.idToken }
+    @inlinable get { storage.value.idToken }
+    @inlinable _modify { yield &storage.value.idToken }
   }
   /// The Secure Token refresh token.
   public var refreshToken: String {
-    get { storage.value.refreshToken }
-    _modify { yield &storage.value.refreshToken }
+    @inlinable get { storage.value.refreshToken }
+    @inlinable _modify { yield &storage.value.refreshToken }
   }
   /// When `idToken` stops being valid.
   public var expiresAt: Instant {
-    get { storage.value.expiresAt }
-    _modify { yield &storage.value.expiresAt }
+    @inlinable get { storage.value.expiresAt }
+    @inlinable _modify { yield &storage.value.expiresAt }
   }
   /// An anonymous account still to be deleted after a migration; persisted so a relaunch resumes.
   public var pendingCleanup: AnonymousCleanup? {
-    get { storage.value.pendingCleanup }
-    _modify { yield &storage.value.pendingCleanup }
+    @inlinable get { storage.value.pendingCleanup }
+    @inlinable _modify { yield &storage.value.pendingCleanup }
   }
   /// The user's name, as the provider gave it (Apple gives it on the first authorization only,
   /// so it is kept here).
   public var displayName: String? {
-    get { storage.value.displayName }
-    _modify { yield &storage.value.displayName }
+    @inlinable get { storage.value.displayName }
+    @inlinable _modify { yield &storage.value.displayName }
   }
   /// The URL of the user's photo, as Firebase has it (from the provider at sign-in, a reload, or
   /// a profile update).
   public var photoURL: String? {
-    get { storage.value.photoURL }
-    _modify { yield &storage.value.photoURL }
+    @inlinable get { storage.value.photoURL }
+    @inlinable _modify { yield &storage.value.photoURL }
   }
   /// The account's second factors, as Firebase last said (at sign-in, or at a reload: an
   /// enrolment and a withdrawal reload the account); empty when it has none or never said (a
   /// session stored before this was kept reads as having none until the next reload).
   public var secondFactors: [SecondFactor] {
-    get { storage.value.secondFactors ?? [] }
+    @inlinable get { storage.value.secondFactors ?? [] }
     set { storage.value.secondFactors = newValue.isEmpty ? nil : newValue }
   }
   /// An account deletion under way; persisted so a relaunch finishes it.
   public var pendingDeletion: DeletionRecord? {
-    get { storage.value.pendingDeletion }
-    _modify { yield &storage.value.pendingDeletion }
+    @inlinable get { storage.value.pendingDeletion }
+    @inlinable _modify { yield &storage.value.pendingDeletion }
   }
   /// Whether the account's email is verified, as Firebase last said (at sign-in, or at a
   /// reload); `false` when it never said (a session stored before this was kept reads as
   /// unverified).
   public var emailVerified: Bool {
-    get { storage.value.emailVerified ?? false }
+    @inlinable get { storage.value.emailVerified ?? false }
     set { storage.value.emailVerified = newValue }
   }
 
