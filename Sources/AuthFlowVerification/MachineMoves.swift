@@ -151,6 +151,9 @@ struct MachineSink: StepSink {
   /// Transitions seen (a machine's move makes exactly one).
   var steps = 0
   var ops = TimerOps.keep
+  /// The tokens of the machine being expanded, in its canonical order (kept here, not as a
+  /// copy of the encoder's array, so the encoder's next reset reuses its buffer).
+  var ownTokens: [String] = []
 
   init(timesInvariants: Bool) {
     self.timesInvariants = timesInvariants
@@ -212,6 +215,18 @@ struct MachineExpansion {
   var evaluated = 0
   var stats = ModelChecker.Stats()
 
+  /// Empty, keeping the arrays' memory.
+  mutating func reset() {
+    moves.removeAll(keepingCapacity: true)
+    freshOps.removeAll(keepingCapacity: true)
+    violations.removeAll(keepingCapacity: true)
+    edges.removeAll(keepingCapacity: true)
+    fresh.reset()
+    names.removeAll(keepingCapacity: true)
+    evaluated = 0
+    stats = ModelChecker.Stats()
+  }
+
   /// The number of a move's timer operations: the table's (`known`), or a fresh one's.
   mutating func timerOps(_ ops: TimerOps, known: [TimerOps: UInt32]) -> UInt32 {
     if ops == .keep { return 0 }
@@ -231,6 +246,16 @@ struct FreshParts {
   var storeWords: [[UInt32]] = []
   var storeHashes: [UInt64] = []
   var stores: [Session?] = []
+
+  /// Empty, keeping the arrays' memory.
+  mutating func reset() {
+    machineWords.removeAll(keepingCapacity: true)
+    machineHashes.removeAll(keepingCapacity: true)
+    machines.removeAll(keepingCapacity: true)
+    storeWords.removeAll(keepingCapacity: true)
+    storeHashes.removeAll(keepingCapacity: true)
+    stores.removeAll(keepingCapacity: true)
+  }
 
   /// A machine's number: known, or `-(k + 2)` for the k-th new one (added with `canonical`).
   mutating func machine(

@@ -194,6 +194,19 @@ public struct ModelChecker: Sendable {
     var parts = FreshParts()
     var transitions = 0
     var stats = Stats()
+
+    /// Empty, keeping the arrays' memory.
+    mutating func reset() {
+      targets.removeAll(keepingCapacity: true)
+      selfLoops = 0
+      fresh.removeAll(keepingCapacity: true)
+      freshMoves.removeAll(keepingCapacity: true)
+      broken.removeAll(keepingCapacity: true)
+      edges.removeAll(keepingCapacity: true)
+      parts.reset()
+      transitions = 0
+      stats = Stats()
+    }
   }
 
   /// Collects the edges a world move takes and lends the effect buffer.
@@ -424,8 +437,8 @@ public struct ModelChecker: Sendable {
             Self.expand(
               from..<to, threads: threads, perThread: 16, into: &machineExpansions,
               encoders: &encoders, sinks: &sinks
-            ) { k, encoder, sink in
-              expandMachine(list[k], tables: frozen, encoder: &encoder, sink: &sink)
+            ) { k, encoder, sink, x in
+              expandMachine(list[k], tables: frozen, encoder: &encoder, sink: &sink, into: &x)
             }
           }
           let mergeStart = options.collectStats ? Stopwatch.now() : 0
@@ -481,8 +494,8 @@ public struct ModelChecker: Sendable {
             Self.expand(
               from..<to, threads: threads, perThread: 64, into: &expansions, encoders: &encoders,
               sinks: &sinks
-            ) { i, encoder, sink in
-              expandWorld(i, tables: frozen, encoder: &encoder, sink: &sink)
+            ) { i, encoder, sink, e in
+              expandWorld(i, tables: frozen, encoder: &encoder, sink: &sink, into: &e)
             }
           }
           // Merge in order.
@@ -686,7 +699,7 @@ public struct ModelChecker: Sendable {
   static func expand<Sink, Output>(
     _ range: Range<Int>, threads: Int, perThread: Int, into out: inout [Output],
     encoders: inout [PackedEncoder], sinks: inout [Sink],
-    _ expand: @Sendable (Int, inout PackedEncoder, inout Sink) -> Output
+    _ expand: @Sendable (Int, inout PackedEncoder, inout Sink, inout Output) -> Void
   ) {
     let n = max(1, min(threads, range.count / perThread + 1))
     let claims = Claims(range, batch: max(1, perThread))
@@ -699,8 +712,9 @@ public struct ModelChecker: Sendable {
           DispatchQueue.concurrentPerform(iterations: n) { th in
             while let batch = claims.next() {
               for k in batch {
-                buffer.pointer[k - range.lowerBound] = expand(
-                  k, &encoders.pointer[th], &sinks.pointer[th])
+                expand(
+                  k, &encoders.pointer[th], &sinks.pointer[th],
+                  &buffer.pointer[k - range.lowerBound])
               }
             }
           }
@@ -710,11 +724,14 @@ public struct ModelChecker: Sendable {
   }
 
   /// Every move of one machine's own, applied once with the invariants checked: the machine
-  /// afterwards, its timer operations, and what it does to the store.
+  /// afterwards, its timer operations, and what it does to the store. `x` is emptied first; its
+  /// arrays keep their memory from the machine it last held, so a machine's expansion allocates
+  /// nothing once they are large enough.
   func expandMachine(
-    _ m: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout MachineSink
-  ) -> MachineExpansion {
-    var x = MachineExpansion()
+    _ m: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout MachineSink,
+    into x: inout MachineExpansion
+  ) {
+    x.reset()
     let timing = options.collectStats
     var clock = timing ? Stopwatch.now() : 0
     let world = t.world(machine: m, reducer: options.reducer)
@@ -725,7 +742,9 @@ public struct ModelChecker: Sendable {
     // answer is then taken).
     var answerCache: [(family: RequestFamily, world: World, answers: Alphabet.Answers)] = []
     encoder.machine(machine, now: world.now)
-    let ownTokens = encoder.tokens
+    // A copy in the sink's own buffer: sharing the encoder's would make its next reset allocate.
+    sink.ownTokens.removeAll(keepingCapacity: true)
+    sink.ownTokens.append(contentsOf: encoder.tokens)
     let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(choices.count)
     for (j, move) in choices.enumerated() {
@@ -803,7 +822,7 @@ public struct ModelChecker: Sendable {
         entry.names = Int32(x.names.count)
         x.names.append(UInt8(encoder.tokens.count))
         for token in encoder.tokens {
-          x.names.append(ownTokens.firstIndex(of: token).map { UInt8($0 + 1) } ?? 0)
+          x.names.append(sink.ownTokens.firstIndex(of: token).map { UInt8($0 + 1) } ?? 0)
         }
       }
       if w.storeKnown {
@@ -832,15 +851,16 @@ public struct ModelChecker: Sendable {
       }
     }
     x.stats.machineMoves = x.evaluated
-    return x
   }
 
   /// Every move from one world state: its machine's moves composed with its timers and store,
-  /// then the moves of its own (applied whole), each keyed.
+  /// then the moves of its own (applied whole), each keyed. `e` is emptied first and keeps its
+  /// arrays' memory, as in `expandMachine`.
   func expandWorld(
-    _ i: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout EdgeSink
-  ) -> Expansion {
-    var e = Expansion()
+    _ i: Int, tables t: Tables, encoder: inout PackedEncoder, sink: inout EdgeSink,
+    into e: inout Expansion
+  ) {
+    e.reset()
     let timing = options.collectStats
     var clock = timing ? Stopwatch.now() : 0
     let key = t.worlds.keys[i]
@@ -1040,7 +1060,6 @@ public struct ModelChecker: Sendable {
       }
       whole(choice, move: count + x)
     }
-    return e
   }
 
   /// The move numbered `move` from a state: its machine's, or one of its own after those.

@@ -78,12 +78,13 @@ extension PackedEncoder {
   mutating func storeWords(_ view: AbstractState.StoreView) -> [UInt32] {
     let marks = (words.count, tokens.count, ids.count, apps.count)
     store(view)
-    let out = Array(words[marks.0...])
+    storeBuffer.removeAll(keepingCapacity: true)
+    storeBuffer.append(contentsOf: words[marks.0...])
     words.removeSubrange(marks.0...)
     tokens.removeSubrange(marks.1...)
     ids.removeSubrange(marks.2...)
     apps.removeSubrange(marks.3...)
-    return out
+    return storeBuffer
   }
 
   /// The words `storeWords(.holds(session))` gives after a machine whose tokens, in its order,
@@ -146,6 +147,8 @@ struct PackedEncoder {
   var tokens: [String] = []
   var ids: [RequestID] = []
   var apps: [TokenRequestID] = []
+  /// What `storeWords(_:)` returns, in a buffer kept from call to call.
+  var storeBuffer: [UInt32] = []
   let failureCap: Int
 
   init(policy: Policy, cache: InternerCache) {
