@@ -54,8 +54,7 @@ public struct AbstractState: Hashable, Sendable {
 
   /// A concrete world in this state at time 0 (fresh names do not collide with renamed ones).
   public func world(reducer: World.Reducer? = nil) -> World {
-    var w = World(policy: machine.policy, now: Instant(0), reducer: reducer)
-    w.machine = machine
+    var w = World(machine: machine, now: Instant(0), reducer: reducer)
     w.timers = timers
     switch store {
     case .unknown: w.storeKnown = false

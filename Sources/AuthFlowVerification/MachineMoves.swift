@@ -323,13 +323,23 @@ extension Alphabet {
   /// The moves that depend on the timers or the store too, after the machine's: the answers to a
   /// relaunch's `loadSession` (what the store holds), time moving to the next timer, a relaunch.
   static func worldChoices(_ world: World) -> [Choice] {
-    var out: [Choice] = []
-    if world.storeKnown, case .restoring = world.machine.phase {
-      let name = RequestKind.loadSession.rawValue
-      for i in 0..<resultCount(name, in: world) { out.append(.answer(.flow, i)) }
+    worldChoices(world.machine, storeKnown: world.storeKnown, timers: !world.timers.isEmpty) {
+      world
     }
-    if !world.timers.isEmpty { out.append(.advanceToTimer) }
-    if world.machine.stateName != .starting { out.append(.relaunch(lostLastWrite: false)) }
+  }
+
+  /// The same moves from what they depend on: the machine, whether the store was read, whether
+  /// a timer is set, and the whole world, asked for only where a relaunch's read is answered.
+  static func worldChoices(
+    _ machine: AuthMachine, storeKnown: Bool, timers: Bool, world: () -> World
+  ) -> [Choice] {
+    var out: [Choice] = []
+    if storeKnown, case .restoring = machine.phase {
+      let name = RequestKind.loadSession.rawValue
+      for i in 0..<resultCount(name, in: world()) { out.append(.answer(.flow, i)) }
+    }
+    if timers { out.append(.advanceToTimer) }
+    if machine.stateName != .starting { out.append(.relaunch(lostLastWrite: false)) }
     return out
   }
 }

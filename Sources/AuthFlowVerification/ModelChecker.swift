@@ -194,9 +194,28 @@ public struct ModelChecker: Sendable {
     var parts = FreshParts()
     var transitions = 0
     var stats = Stats()
+    /// Which of the arrays above hold anything, kept beside them (`seal()`): the merge reads
+    /// these instead of the arrays' own counts, which are in memory the expanding thread wrote
+    /// (a cache miss each, on the one thread the others wait for), and most are empty.
+    var hasFresh = false
+    var hasBroken = false
+    var hasEdges = false
+    var hasParts = false
+
+    /// Notes which arrays hold anything, once the expansion is done.
+    mutating func seal() {
+      hasFresh = !fresh.isEmpty
+      hasBroken = !broken.isEmpty
+      hasEdges = !edges.isEmpty
+      hasParts = !parts.machines.isEmpty || !parts.stores.isEmpty
+    }
 
     /// Empty, keeping the arrays' memory.
     mutating func reset() {
+      hasFresh = false
+      hasBroken = false
+      hasEdges = false
+      hasParts = false
       targets.removeAll(keepingCapacity: true)
       selfLoops = 0
       fresh.removeAll(keepingCapacity: true)
@@ -209,6 +228,9 @@ public struct ModelChecker: Sendable {
     }
   }
 
+  /// What a relaunch led to: the state, and the edges it took.
+  typealias Relaunch = (next: WorldKey, codes: [UInt32])
+
   /// Collects the edges a world move takes and lends the effect buffer.
   struct EdgeSink: StepSink {
     var timesInvariants: Bool
@@ -216,10 +238,13 @@ public struct ModelChecker: Sendable {
     var reducerNanos: UInt64 = 0
     var buffer: [Effect] = []
     var codes: [UInt32] = []
-    /// What a relaunch led to, by what it depends on (the store: its number, or the canonical
-    /// form of the machine's session it holds): the state and the edges taken. Only numbered
-    /// states are kept.
-    var relaunches: [[UInt32]: (next: WorldKey, codes: [UInt32])] = [:]
+    /// What a relaunch led to, by what it depends on: the state and the edges taken. Only
+    /// numbered states are kept. A store with a number of its own is the key itself; a store
+    /// holding the machine's session is keyed by that session's canonical form (many machines
+    /// share one), found from the machine's number once per machine.
+    var relaunchesByStore: [UInt32: Relaunch] = [:]
+    var relaunchesBySession: [[UInt32]: Relaunch] = [:]
+    var relaunchesByMachine: [UInt32: Relaunch] = [:]
     /// The numbered states the state being expanded reached so far, by key.
     var found: [(key: WorldKey, number: Int32)] = []
 
@@ -280,7 +305,9 @@ public struct ModelChecker: Sendable {
     }
 
     /// The number of a machine new to the tables (or found, when another expansion added it).
-    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: AuthMachine) -> Int32 {
+    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: consuming AuthMachine)
+      -> Int32
+    {
       if let n = machineKeys.find(words, hash: hash) { return n }
       machines.append(machine)
       moves.append([])
@@ -300,29 +327,39 @@ public struct ModelChecker: Sendable {
     static func violationKey(_ machine: Int, _ move: Int) -> Int { machine << 16 | move }
 
     /// The number of a store new to the tables (or found).
-    mutating func store(_ words: [UInt32], hash: UInt64, _ session: Session?) -> Int32 {
+    mutating func store(_ words: [UInt32], hash: UInt64, _ session: consuming Session?) -> Int32 {
       if let n = storeKeys.find(words, hash: hash) { return n }
       stores.append(session)
       return storeKeys.insert(words, hash: hash)
     }
 
     /// Numbers an expansion's fresh parts, in order; the result maps `-(k + 2)` to a number.
-    mutating func number(_ parts: FreshParts) -> (machines: [Int32], stores: [Int32]) {
-      (
-        parts.machines.indices.map {
-          machine(parts.machineWords[$0], hash: parts.machineHashes[$0], parts.machines[$0])
-        },
-        parts.stores.indices.map {
-          store(parts.storeWords[$0], hash: parts.storeHashes[$0], parts.stores[$0])
-        }
-      )
+    /// The machines and sessions are moved out of `parts`, not copied: a copy would retain each
+    /// of their boxes here and the expanding thread would release them again, each a cache
+    /// miss on memory another core wrote, on the one thread the others wait for.
+    mutating func number(_ parts: inout FreshParts) -> (machines: [Int32], stores: [Int32]) {
+      var machines: [AuthMachine] = []
+      swap(&machines, &parts.machines)
+      machines.reverse()  // Taken from the end, in order.
+      var stores: [Session?] = []
+      swap(&stores, &parts.stores)
+      stores.reverse()
+      let machineNumbers = parts.machineWords.indices.map {
+        machine(parts.machineWords[$0], hash: parts.machineHashes[$0], machines.removeLast())
+      }
+      let storeNumbers = parts.storeWords.indices.map {
+        store(parts.storeWords[$0], hash: parts.storeHashes[$0], stores.removeLast())
+      }
+      // Given back empty: their memory serves the expansion that next fills `parts`.
+      swap(&machines, &parts.machines)
+      swap(&stores, &parts.stores)
+      return (machineNumbers, storeNumbers)
     }
 
     /// The concrete world of a state (time 0, as every abstract state is).
     func world(_ key: WorldKey, reducer: World.Reducer?) -> World {
       let machine = machines[Int(key.machine)]
-      var w = World(policy: machine.policy, now: Instant(0), reducer: reducer)
-      w.machine = machine
+      var w = World(machine: machine, now: Instant(0), reducer: reducer)
       w.timers.tokenRefresh = TimerBits.seconds(key.refresh).map(Instant.init)
       w.timers.restoreRetry = TimerBits.seconds(key.retry).map(Instant.init)
       switch key.store {
@@ -450,7 +487,7 @@ public struct ModelChecker: Sendable {
             swap(&x, &machineExpansions[k - from])
             defer { swap(&x, &machineExpansions[k - from]) }
             stats.add(x.stats)
-            let (machines, stores) = t.number(x.fresh)
+            let (machines, stores) = t.number(&x.fresh)
             let ops = x.freshOps.map { t.number($0) }
             let namesBase = Int32(t.names.count)
             x.moves.withUnsafeMutableBufferPointer { moves in
@@ -470,8 +507,11 @@ public struct ModelChecker: Sendable {
             let isLoad = { (e: (code: UInt32, move: Int)) in
               x.moves[e.move].flags & MachineMove.loadAnswer != 0
             }
-            levelEdges[m] = x.edges.filter { !isLoad($0) }
-            let load = x.edges.filter(isLoad)
+            // Only edges not witnessed yet: for the others the first state would do nothing.
+            let novel = x.edges.filter { !edgeCodes.contains($0.code) }
+            let level = novel.filter { !isLoad($0) }
+            if !level.isEmpty { levelEdges[m] = level }
+            let load = novel.filter(isLoad)
             if !load.isEmpty { loadEdges[m] = load }
             t.moves[m] = x.moves
           }
@@ -487,6 +527,7 @@ public struct ModelChecker: Sendable {
         }
         var sinks = (0..<threads).map { _ in EdgeSink(timesInvariants: options.collectStats) }
         var expansions = [Expansion](repeating: Expansion(), count: min(count, stateChunk))
+        var freshIndex: [Int32] = []
         for from in stride(from: levelStart, to: levelEnd, by: stateChunk) {
           let to = min(from + stateChunk, levelEnd)
           do {
@@ -514,19 +555,25 @@ public struct ModelChecker: Sendable {
               if witnessAt[code] == nil { witnessAt[code] = (Int32(i), move) }
             }
             // The first state with a machine takes its machine's edges.
-            if let edges = levelEdges.removeValue(forKey: Int(key.machine)) {
+            if !levelEdges.isEmpty, let edges = levelEdges.removeValue(forKey: Int(key.machine)) {
               for (code, move) in edges { witness(code, UInt16(move)) }
             }
-            if key.store == 0, let edges = loadEdges.removeValue(forKey: Int(key.machine)) {
+            if key.store == 0, !loadEdges.isEmpty,
+              let edges = loadEdges.removeValue(forKey: Int(key.machine))
+            {
               for (code, move) in edges { witness(code, UInt16(move)) }
             }
-            for (code, move) in e.edges { witness(code, move) }
-            let (machines, stores) = t.number(e.parts)
+            if e.hasEdges {
+              for (code, move) in e.edges { witness(code, move) }
+            }
+            let (machines, stores) = e.hasParts ? t.number(&e.parts) : ([], [])
             func resolve(_ n: Int32, _ fresh: [Int32]) -> UInt32 {
               UInt32(n < -1 ? fresh[Int(-n - 2)] : n)
             }
             // The fresh states' numbers, found or given now, in the order of their first move.
-            var freshIndex = [Int32](repeating: -1, count: e.fresh.count)
+            freshIndex.removeAll(keepingCapacity: true)
+            if e.hasFresh { freshIndex.append(contentsOf: repeatElement(-1, count: e.fresh.count)) }
+            let brokenCount = e.hasBroken ? e.broken.count : 0
             var brokenAt = 0
             var allSelf = true
             var anyTarget = e.selfLoops > 0
@@ -555,7 +602,7 @@ public struct ModelChecker: Sendable {
                 target = freshIndex[f]
               }
               var broken: (move: UInt16, violations: [Violation]?)?
-              if brokenAt < e.broken.count, e.broken[brokenAt].target == Int32(p) {
+              if brokenAt < brokenCount, e.broken[brokenAt].target == Int32(p) {
                 broken = (e.broken[brokenAt].move, e.broken[brokenAt].violations)
                 brokenAt += 1
               }
@@ -1032,34 +1079,45 @@ public struct ModelChecker: Sendable {
       e.stats.visitedNanos &+= now &- clock
       clock = now
     }
-    let extra = Alphabet.worldChoices(world ?? t.world(key, reducer: options.reducer))
+    let extra = ownChoices(key, tables: t, world: &world)
     for (x, choice) in extra.enumerated() {
       if case .relaunch(lostLastWrite: false) = choice {
         // A new process: what it comes to depends on the store alone, so it is remembered by
         // the store's canonical form (a session the machine holds by that session's own, which
         // many machines share).
-        let cacheKey: [UInt32]
-        switch key.store {
-        case 0, 2: cacheKey = [key.store]
-        case 1:
+        var known: Relaunch?
+        var session: [UInt32]?
+        if key.store != 1 {
+          known = sink.relaunchesByStore[key.store]
+        } else if let r = sink.relaunchesByMachine[key.machine] {
+          known = r
+        } else {
           encoder.reset(now: Instant(0))
           encoder.store(.holds(t.machines[m].user?.session))
-          cacheKey = [1] + encoder.words
-        default: cacheKey = [3, key.store]
+          session = encoder.words
+          known = sink.relaunchesBySession[session!]
+          if let known { sink.relaunchesByMachine[key.machine] = known }
         }
-        if let (next, codes) = sink.relaunches[cacheKey] {
+        if let (next, codes) = known {
           e.transitions += 1
           for code in codes where !e.edges.contains(where: { $0.code == code }) {
             e.edges.append((code, UInt16(count + x)))
           }
           reach(next, machine: Int32(next.machine), store: Int32(next.store), move: count + x)
         } else if let next = whole(choice, move: count + x) {
-          sink.relaunches[cacheKey] = (next, sink.codes)
+          let r = (next, sink.codes)
+          if let session {
+            sink.relaunchesBySession[session] = r
+            sink.relaunchesByMachine[key.machine] = r
+          } else {
+            sink.relaunchesByStore[key.store] = r
+          }
         }
         continue
       }
       whole(choice, move: count + x)
     }
+    e.seal()
   }
 
   /// The move numbered `move` from a state: its machine's, or one of its own after those.
@@ -1070,7 +1128,23 @@ public struct ModelChecker: Sendable {
         t.world(machine: Int(key.machine), reducer: options.reducer),
         everyMigrationPolicy: options.everyMigrationPolicy)[move]
     }
-    return Alphabet.worldChoices(t.world(key, reducer: options.reducer))[move - count]
+    var world: World?
+    return ownChoices(key, tables: t, world: &world)[move - count]
+  }
+
+  /// A state's own moves (`Alphabet.worldChoices` of its world), read from its key: the world is
+  /// built into `world` only where they depend on more than the key says (a relaunch's read
+  /// answered), so a state whose moves all compose or are remembered builds none.
+  func ownChoices(_ key: WorldKey, tables t: Tables, world: inout World?) -> [Choice] {
+    Alphabet.worldChoices(
+      t.machines[Int(key.machine)], storeKnown: key.store != 0,
+      timers: key.refresh != TimerBits.none || key.retry != TimerBits.none
+    ) {
+      if let world { return world }
+      let w = t.world(key, reducer: options.reducer)
+      world = w
+      return w
+    }
   }
 
   /// The choices from the root to state `i`.
@@ -1115,22 +1189,29 @@ public struct ModelChecker: Sendable {
       ($1.rawValue, UInt32(Intent.Kind.allCases.count + $0))
     })
 
+  static let answersEnd = UInt32(Intent.Kind.allCases.count + AnswerName.allCases.count)
+  static let timerCodes: [TimerID: UInt32] = Dictionary(
+    uniqueKeysWithValues: TimerID.allCases.enumerated().map { ($1, UInt32($0)) })
+
   /// The number of an event's kind in `eventKinds`.
   static func eventCode(_ event: Event) -> UInt32 {
-    let answersEnd = UInt32(Intent.Kind.allCases.count + AnswerName.allCases.count)
     switch event {
     case .intent(let i): return intentCodes[i.kind] ?? 0
     case .answer(let a): return answerCodes[a.outcomeName] ?? 0
-    case .timerFired(let t):
-      return answersEnd + UInt32(TimerID.allCases.firstIndex(of: t) ?? 0)
-    case .persistFailed: return answersEnd + UInt32(TimerID.allCases.count)
-    case .storeChanged: return answersEnd + UInt32(TimerID.allCases.count) + 1
+    case .timerFired(let t): return answersEnd + (timerCodes[t] ?? 0)
+    case .persistFailed: return answersEnd + UInt32(timerCodes.count)
+    case .storeChanged: return answersEnd + UInt32(timerCodes.count) + 1
     }
   }
 
+  /// State names by number, for packed edges (looked up in a table, not searched in
+  /// `allCases`).
+  static let stateCodes: [StateName: UInt32] = Dictionary(
+    uniqueKeysWithValues: StateName.allCases.enumerated().map { ($1, UInt32($0)) })
+
   static func edgeCode(_ from: StateName, _ event: UInt32, _ to: StateName) -> UInt32 {
-    let f = UInt32(StateName.allCases.firstIndex(of: from) ?? 0)
-    let t = UInt32(StateName.allCases.firstIndex(of: to) ?? 0)
+    let f = stateCodes[from] ?? 0
+    let t = stateCodes[to] ?? 0
     return f << 24 | t << 16 | event
   }
 

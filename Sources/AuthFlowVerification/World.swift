@@ -68,6 +68,14 @@ public struct World: Sendable {
     self.reducer = reducer
   }
 
+  /// A world at `now` around `machine` (the model checker's states: no fresh machine built only
+  /// to be replaced).
+  init(machine: AuthMachine, now: Instant, reducer: Reducer?) {
+    self.machine = machine
+    self.now = now
+    self.reducer = reducer
+  }
+
   /// 2026-01-01T09:00:00Z, where generated stories start.
   public static let epoch = Instant(1_767_258_000)
 
