@@ -175,9 +175,11 @@ public struct ModelChecker: Sendable {
   /// What expanding one world state found, in flat arrays: for each transition its successor,
   /// the new states, the transitions that broke an invariant, the edges its own moves took.
   struct Expansion {
-    /// Per transition: a known state's number, or `-(k + 1)` for the k-th of `fresh`. A
-    /// transition back to the state itself is here only when it broke an invariant; the others
-    /// are only counted (`selfLoops`), so the merge, on one thread, does not walk them.
+    /// Each successor once, in the order first reached: a known state's number, or `-(k + 1)`
+    /// for the k-th of `fresh`. A transition back to the state itself, or to a successor listed
+    /// already, is here only when it broke an invariant (its target is then listed again); the
+    /// others are only counted (`selfLoops`, `transitions`), so the merge, on one thread, does
+    /// not walk them.
     var targets: [Int32] = []
     /// Transitions back to the state itself that broke nothing (not in `targets`).
     var selfLoops = 0
@@ -921,13 +923,11 @@ public struct ModelChecker: Sendable {
 
     /// A successor: this state, a known one, or a fresh one.
     func reach(_ next: WorldKey, machine: Int32, store: Int32, move: Int) {
+      // A broken move's entry is made just before its target, which is then listed whatever it
+      // is; any other move back to this state, or to one listed already, is only counted.
+      let broken = e.broken.last.map { $0.target == Int32(e.targets.count) } ?? false
       if next == key {
-        // A broken move's entry is made just before its target.
-        if let last = e.broken.last, last.target == Int32(e.targets.count) {
-          e.targets.append(Int32(i))
-        } else {
-          e.selfLoops += 1
-        }
+        if broken { e.targets.append(Int32(i)) } else { e.selfLoops += 1 }
         return
       }
       if machine >= 0, store >= 0 {
@@ -935,7 +935,7 @@ public struct ModelChecker: Sendable {
         // answered from the state's own short list instead of the visited set, whose slots and
         // keys are each a cache miss once the space is large.
         if let j = sink.found.first(where: { $0.key == next })?.number {
-          e.targets.append(j)
+          if broken { e.targets.append(j) }
           return
         }
         if let j = t.worlds.find(next, hash: next.hash) {
@@ -948,7 +948,7 @@ public struct ModelChecker: Sendable {
       where e.fresh[f].machine == machine && e.fresh[f].store == store
         && e.fresh[f].refresh == next.refresh && e.fresh[f].retry == next.retry
       {
-        e.targets.append(-Int32(f) - 1)
+        if broken { e.targets.append(-Int32(f) - 1) }
         return
       }
       e.targets.append(-Int32(e.fresh.count) - 1)
