@@ -74,21 +74,67 @@ struct CheckerTests {
 
   @Test("composed per machine, the checker's moves agree with every move applied to whole states")
   func composedMovesAgreeWithWholeMoves() {
-    // A reference exploration with nothing of the checker's own: abstract states in a set, every
-    // move of the alphabet applied to the whole world (machine, timers, store) with the
-    // invariants. Deep enough for another process's write followed by the machine's own moves,
-    // which is where the checker keys a store again without applying the move to it.
+    // Deep enough for another process's write followed by the machine's own moves, which is
+    // where the checker keys a store again without applying the move to it.
     let depth = 7
+    let reference = wholeMoves(reducer: nil, depth: depth)
+    var options = ModelChecker.Options()
+    options.maxDepth = depth
+    let checked = ModelChecker(options: options).run()
+    #expect(reference.storesHeldApart > 0)
+    #expect(reference.broken == 0)
+    #expect(checked.violationCount == 0)
+    #expect(checked.states == reference.states)
+    #expect(checked.transitions == reference.transitions)
+  }
+
+  @Test(
+    "with a broken reducer, the checker reports every transition that broke a rule, wherever it leads"
+  )
+  func everyBrokenTransitionReported() {
+    // A transition back to its own state, or to a state another move of the same state reached
+    // already, is only counted by the checker unless it broke a rule: then it must be reported,
+    // with the state it led to (the checker keeps one counterexample per such state).
+    for reducer in [Broken.ignoresTokenRequests, Broken.noSingleFlight, Broken.dropsWaiters] {
+      let depth = 5
+      let reference = wholeMoves(reducer: reducer, depth: depth)
+      var options = ModelChecker.Options()
+      options.maxDepth = depth
+      options.reducer = reducer
+      options.keepViolations = 1_000_000
+      let checked = ModelChecker(options: options).run()
+      #expect(reference.broken > 0)
+      #expect(checked.violationCount == reference.broken)
+      #expect(checked.violations.count == reference.brokenTargets)
+      #expect(checked.states == reference.states)
+      #expect(checked.transitions == reference.transitions)
+      for example in checked.violations {
+        var w = World(policy: example.policy, reducer: reducer)
+        var last: [Violation] = []
+        for event in example.events { last = w.apply(event) }
+        #expect(!last.isEmpty, "\(example.events) breaks nothing at its last step")
+      }
+    }
+  }
+
+  /// A reference exploration with nothing of the checker's own: abstract states in a set, every
+  /// move of the alphabet applied to the whole world (machine, timers, store) with the
+  /// invariants, `depth` levels deep. `broken` counts the transitions that broke any rule,
+  /// `brokenTargets` the states they led to.
+  private func wholeMoves(reducer: World.Reducer?, depth: Int) -> (
+    states: Int, transitions: Int, broken: Int, brokenTargets: Int, storesHeldApart: Int
+  ) {
+    var targets: Set<AbstractState> = []
     var seen: Set<AbstractState> = []
-    var frontier = [AbstractState(World())]
+    var frontier = [AbstractState(World(reducer: reducer))]
     seen.insert(frontier[0])
     var transitions = 0
-    var violations = 0
+    var broken = 0
     var storesHeldApart = 0
     for _ in 0..<depth {
       var next: [AbstractState] = []
       for state in frontier {
-        let start = state.world()
+        let start = state.world(reducer: reducer)
         var choices = Alphabet.choices(start)
         for i in Alphabet.conflictAnswers(start) {
           for p in MigrationPolicy.allCases where p != start.machine.policy.migration {
@@ -99,12 +145,17 @@ struct CheckerTests {
           var w = start
           guard let event = Alphabet.resolve(choice, in: &w) else { continue }
           transitions += 1
+          let violations: [Violation]
           if case .underMigrationPolicy(let p, _) = choice {
-            violations += w.apply(event, migration: p).count
+            violations = w.apply(event, migration: p)
           } else {
-            violations += w.apply(event).count
+            violations = w.apply(event)
           }
           let after = AbstractState(w)
+          if !violations.isEmpty {
+            broken += 1
+            targets.insert(after)
+          }
           if seen.insert(after).inserted {
             next.append(after)
             if case .holds(.some) = after.store, after.machine.user != nil { storesHeldApart += 1 }
@@ -113,14 +164,7 @@ struct CheckerTests {
       }
       frontier = next
     }
-    var options = ModelChecker.Options()
-    options.maxDepth = depth
-    let checked = ModelChecker(options: options).run()
-    #expect(storesHeldApart > 0)
-    #expect(violations == 0)
-    #expect(checked.violationCount == 0)
-    #expect(checked.states == seen.count)
-    #expect(checked.transitions == transitions)
+    return (seen.count, transitions, broken, targets.count, storesHeldApart)
   }
 
   @Test("canonical states ignore token names and absolute time")
