@@ -247,6 +247,24 @@ struct FreshParts {
   var storeHashes: [UInt64] = []
   var stores: [Session?] = []
 
+  /// What a machine taken out (`takeMachine`) leaves in its place: one shared machine, so
+  /// taking costs no copy of the machine's boxes.
+  static let taken = AuthMachine(policy: Policy())
+
+  /// The `k`-th machine, moved out.
+  mutating func takeMachine(_ k: Int) -> AuthMachine {
+    var m = Self.taken
+    swap(&m, &machines[k])
+    return m
+  }
+
+  /// The `k`-th session, moved out.
+  mutating func takeStore(_ k: Int) -> Session? {
+    var s: Session?
+    swap(&s, &stores[k])
+    return s
+  }
+
   /// Empty, keeping the arrays' memory.
   mutating func reset() {
     machineWords.removeAll(keepingCapacity: true)

@@ -306,12 +306,11 @@ public struct ModelChecker: Sendable {
       }
     }
 
-    /// The number of a machine new to the tables (or found, when another expansion added it).
-    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: consuming AuthMachine)
-      -> Int32
-    {
+    /// The number of a machine new to the tables (or found, when another expansion added it);
+    /// `machine` gives it only when new.
+    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: () -> AuthMachine) -> Int32 {
       if let n = machineKeys.find(words, hash: hash) { return n }
-      machines.append(machine)
+      machines.append(machine())
       moves.append([])
       return machineKeys.insert(words, hash: hash)
     }
@@ -328,33 +327,25 @@ public struct ModelChecker: Sendable {
     /// The key of a machine's move in `moveViolations`.
     static func violationKey(_ machine: Int, _ move: Int) -> Int { machine << 16 | move }
 
-    /// The number of a store new to the tables (or found).
-    mutating func store(_ words: [UInt32], hash: UInt64, _ session: consuming Session?) -> Int32 {
+    /// The number of a store new to the tables (or found); `session` gives it only when new.
+    mutating func store(_ words: [UInt32], hash: UInt64, _ session: () -> Session?) -> Int32 {
       if let n = storeKeys.find(words, hash: hash) { return n }
-      stores.append(session)
+      stores.append(session())
       return storeKeys.insert(words, hash: hash)
     }
 
     /// Numbers an expansion's fresh parts, in order; the result maps `-(k + 2)` to a number.
-    /// The machines and sessions are moved out of `parts`, not copied: a copy would retain each
-    /// of their boxes here and the expanding thread would release them again, each a cache
-    /// miss on memory another core wrote, on the one thread the others wait for.
+    /// A machine or session new to the tables is moved out of `parts`, not copied: a copy
+    /// would retain each of its boxes here and the expanding thread would release them again,
+    /// each a cache miss on memory another core wrote, on the one thread the others wait for.
+    /// One another expansion numbered first stays in `parts`, for the expanding thread to free.
     mutating func number(_ parts: inout FreshParts) -> (machines: [Int32], stores: [Int32]) {
-      var machines: [AuthMachine] = []
-      swap(&machines, &parts.machines)
-      machines.reverse()  // Taken from the end, in order.
-      var stores: [Session?] = []
-      swap(&stores, &parts.stores)
-      stores.reverse()
-      let machineNumbers = parts.machineWords.indices.map {
-        machine(parts.machineWords[$0], hash: parts.machineHashes[$0], machines.removeLast())
+      let machineNumbers = parts.machineWords.indices.map { k in
+        machine(parts.machineWords[k], hash: parts.machineHashes[k]) { parts.takeMachine(k) }
       }
-      let storeNumbers = parts.storeWords.indices.map {
-        store(parts.storeWords[$0], hash: parts.storeHashes[$0], stores.removeLast())
+      let storeNumbers = parts.storeWords.indices.map { k in
+        store(parts.storeWords[k], hash: parts.storeHashes[k]) { parts.takeStore(k) }
       }
-      // Given back empty: their memory serves the expansion that next fills `parts`.
-      swap(&machines, &parts.machines)
-      swap(&stores, &parts.stores)
       return (machineNumbers, storeNumbers)
     }
 
@@ -424,7 +415,7 @@ public struct ModelChecker: Sendable {
       let root = World(policy: options.policy, reducer: options.reducer)
       var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
       encoder.machine(root.machine, now: root.now)
-      let m = t.machine(encoder.words, hash: encoder.hash, AbstractState(root).machine)
+      let m = t.machine(encoder.words, hash: encoder.hash) { AbstractState(root).machine }
       let key = WorldKey(
         machine: UInt32(m), store: 0, refresh: TimerBits.none, retry: TimerBits.none)
       t.worlds.insert(key, hash: key.hash)
