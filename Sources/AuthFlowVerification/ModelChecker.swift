@@ -172,8 +172,8 @@ public struct ModelChecker: Sendable {
     }
   }
 
-  /// What expanding one world state found, in flat arrays: for each transition its successor,
-  /// the new states, the transitions that broke an invariant, the edges its own moves took.
+  /// What expanding one world state found, in flat arrays: its successors (each once), the
+  /// new states, the transitions that broke an invariant, the edges its own moves took.
   struct Expansion {
     /// Each successor once, in the order first reached: a known state's number, or `-(k + 1)`
     /// for the k-th of `fresh`. A transition back to the state itself, or to a successor listed
@@ -214,10 +214,6 @@ public struct ModelChecker: Sendable {
 
     /// Empty, keeping the arrays' memory.
     mutating func reset() {
-      hasFresh = false
-      hasBroken = false
-      hasEdges = false
-      hasParts = false
       targets.removeAll(keepingCapacity: true)
       selfLoops = 0
       fresh.removeAll(keepingCapacity: true)
@@ -227,6 +223,7 @@ public struct ModelChecker: Sendable {
       parts.reset()
       transitions = 0
       stats = Stats()
+      seal()
     }
   }
 
@@ -1074,8 +1071,8 @@ public struct ModelChecker: Sendable {
     for (x, choice) in extra.enumerated() {
       if case .relaunch(lostLastWrite: false) = choice {
         // A new process: what it comes to depends on the store alone, so it is remembered by
-        // the store's canonical form (a session the machine holds by that session's own, which
-        // many machines share).
+        // the store's number, or, for a store holding the machine's session, by that session's
+        // canonical form (which many machines share), found once per machine.
         var known: Relaunch?
         var session: [UInt32]?
         if key.store != 1 {
@@ -1085,8 +1082,9 @@ public struct ModelChecker: Sendable {
         } else {
           encoder.reset(now: Instant(0))
           encoder.store(.holds(t.machines[m].user?.session))
-          session = encoder.words
-          known = sink.relaunchesBySession[session!]
+          let words = encoder.words
+          session = words
+          known = sink.relaunchesBySession[words]
           if let known { sink.relaunchesByMachine[key.machine] = known }
         }
         if let (next, codes) = known {
