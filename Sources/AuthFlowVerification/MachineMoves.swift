@@ -56,6 +56,8 @@ struct WorldTable {
   private var slots: Slots
   /// Every state's key, by number.
   private(set) var keys: [WorldKey] = []
+  /// The states added since `mark()`.
+  private var recent = RecentIndex()
 
   init(capacity: Int = 1 << 16) { slots = Slots(capacity: capacity) }
 
@@ -81,6 +83,15 @@ struct WorldTable {
     }
   }
 
+  /// Starts a new `recent` list: what is added from now on.
+  mutating func mark() { recent.mark(count: keys.count) }
+
+  /// The number of the state with this key if it was added since `mark()`: for a key known not
+  /// to have been here at the mark, the same answer as `find`, from a small index.
+  func findRecent(_ key: WorldKey, hash: UInt64) -> Int32? {
+    keys.withUnsafeBufferPointer { keys in recent.find(hash) { keys[$0] == key } }
+  }
+
   /// Adds a key known not to be here; returns its number (states are numbered in order).
   @discardableResult
   mutating func insert(_ key: WorldKey, hash: UInt64) -> Int32 {
@@ -91,6 +102,11 @@ struct WorldTable {
     let n = Int32(keys.count)
     keys.append(key)
     slots.place(n, hash)
+    if recent.isFull {
+      let keys = self.keys
+      recent.grow { keys[$0].hash }
+    }
+    recent.add(Int(n), hash)
     return n
   }
 }

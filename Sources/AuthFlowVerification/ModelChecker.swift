@@ -295,6 +295,14 @@ public struct ModelChecker: Sendable {
     /// The visited set.
     var worlds = WorldTable()
 
+    /// Tables holding nothing, not even the three stores every machine can have (what is left
+    /// behind when a run's tables are handed off to be released).
+    init(empty: ()) {
+      machineKeys = StateTable(capacity: 0)
+      storeKeys = StateTable(capacity: 0)
+      worlds = WorldTable(capacity: 0)
+    }
+
     init() {
       // The stores every machine can have: not read, its own session, empty.
       for w in [[UInt32(0)], [1], [2]] {
@@ -312,6 +320,14 @@ public struct ModelChecker: Sendable {
       return machineKeys.insert(words, hash: hash)
     }
 
+    /// Starts the visited sets' lists of what is added from now on (see `RecentIndex`): called
+    /// before a chunk's merge, whose look-ups are only of keys its expansions did not find.
+    mutating func mark() {
+      machineKeys.mark()
+      storeKeys.mark()
+      worlds.mark()
+    }
+
     /// The number of timer operations (given now when new).
     mutating func number(_ op: TimerOps) -> UInt32 {
       if let n = opNumbers[op] { return n }
@@ -324,24 +340,28 @@ public struct ModelChecker: Sendable {
     /// The key of a machine's move in `moveViolations`.
     static func violationKey(_ machine: Int, _ move: Int) -> Int { machine << 16 | move }
 
-    /// The number of a store new to the tables (or found); `session` gives it only when new.
-    mutating func store(_ words: [UInt32], hash: UInt64, _ session: () -> Session?) -> Int32 {
-      if let n = storeKeys.find(words, hash: hash) { return n }
-      stores.append(session())
-      return storeKeys.insert(words, hash: hash)
-    }
-
     /// Numbers an expansion's fresh parts, in order; the result maps `-(k + 2)` to a number.
     /// A machine or session new to the tables is moved out of `parts`, not copied: a copy
     /// would retain each of its boxes here and the expanding thread would release them again,
     /// each a cache miss on memory another core wrote, on the one thread the others wait for.
     /// One another expansion numbered first stays in `parts`, for the expanding thread to free.
+    /// The parts were looked up by the expansion in the tables as they were at the last
+    /// `mark()`, so only what was added since is looked up again.
     mutating func number(_ parts: inout FreshParts) -> (machines: [Int32], stores: [Int32]) {
       let machineNumbers = parts.machineWords.indices.map { k in
-        machine(parts.machineWords[k], hash: parts.machineHashes[k]) { parts.takeMachine(k) }
+        let words = parts.machineWords[k]
+        let hash = parts.machineHashes[k]
+        if let n = machineKeys.findRecent(words, hash: hash) { return n }
+        machines.append(parts.takeMachine(k))
+        moves.append([])
+        return machineKeys.insert(words, hash: hash)
       }
       let storeNumbers = parts.storeWords.indices.map { k in
-        store(parts.storeWords[k], hash: parts.storeHashes[k]) { parts.takeStore(k) }
+        let words = parts.storeWords[k]
+        let hash = parts.storeHashes[k]
+        if let n = storeKeys.findRecent(words, hash: hash) { return n }
+        stores.append(parts.takeStore(k))
+        return storeKeys.insert(words, hash: hash)
       }
       return (machineNumbers, storeNumbers)
     }
@@ -469,6 +489,7 @@ public struct ModelChecker: Sendable {
             }
           }
           let mergeStart = options.collectStats ? Stopwatch.now() : 0
+          t.mark()
           for k in from..<to {
             let m = newMachines[k]
             // Moved out and back: its arrays are freed by the thread that next fills the slot,
@@ -531,6 +552,7 @@ public struct ModelChecker: Sendable {
           }
           // Merge in order.
           let mergeStart = options.collectStats ? Stopwatch.now() : 0
+          t.mark()
           for i in from..<to {
             let key = t.worlds.keys[i]
             var e = Expansion()
@@ -579,7 +601,9 @@ public struct ModelChecker: Sendable {
                     machine: resolve(fr.machine, machines), store: resolve(fr.store, stores),
                     refresh: fr.refresh, retry: fr.retry)
                   let h = fk.hash
-                  if let j = t.worlds.find(fk, hash: h) {
+                  // Not in the visited set when the chunk was expanded, so only what this
+                  // merge added can hold it.
+                  if let j = t.worlds.findRecent(fk, hash: h) {
                     freshIndex[f] = j
                   } else if let maxStates = options.maxStates, t.worlds.count >= maxStates {
                     stoppedEarly = true
@@ -669,7 +693,27 @@ public struct ModelChecker: Sendable {
     stats.stores = t.stores.count
     stats.peakResidentBytes = Self.peakResidentBytes()
     result.stats = stats
+    // The tables hold every machine, session and move list met: millions of boxes and arrays,
+    // whose release takes seconds on a large space. They are released on another thread, so the
+    // result is returned without waiting for them.
+    var tables = Tables(empty: ())
+    swap(&tables, &t)
+    Self.releaseLater(tables)
     return result
+  }
+
+  /// Releases `value` on a background thread, so what it holds is freed there; the caller
+  /// keeps no other reference to it.
+  static func releaseLater<T>(_ value: consuming T) {
+    let owner = Owner(consume value)
+    DispatchQueue.global(qos: .utility).async { owner.release() }
+  }
+
+  /// Owns a value until `release()`, so only the thread that calls it frees the value.
+  final class Owner<T>: @unchecked Sendable {
+    private var value: T?
+    init(_ value: consuming T) { self.value = consume value }
+    func release() { value = nil }
   }
 
   /// Marks in `canReach` every state with a path to one already marked: the fixpoint. First by

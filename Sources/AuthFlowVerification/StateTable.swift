@@ -13,6 +13,8 @@ struct StateTable {
   private var starts: [Int] = [0]
   /// Every state's key, one after the other.
   private var words: [UInt32] = []
+  /// The states added since `mark()`.
+  private var recent = RecentIndex()
 
   init(capacity: Int = 1 << 16) { slots = Slots(capacity: capacity) }
 
@@ -46,6 +48,16 @@ struct StateTable {
     }
   }
 
+  /// Starts a new `recent` list: what is added from now on.
+  mutating func mark() { recent.mark(count: hashes.count) }
+
+  /// The number of the state with this key if it was added since `mark()`: for a key known
+  /// not to have been here at the mark, the same answer as `find`, from a small index instead
+  /// of the whole table (whose slots and keys are each a cache miss once it is large).
+  func findRecent(_ key: [UInt32], hash: UInt64) -> Int32? {
+    recent.find(hash) { hashes[$0] == hash && equal($0, key) }
+  }
+
   private func equal(_ state: Int, _ key: [UInt32]) -> Bool {
     let start = starts[state]
     guard starts[state + 1] - start == key.count else { return false }
@@ -65,6 +77,11 @@ struct StateTable {
     words.append(contentsOf: key)
     starts.append(words.count)
     slots.place(n, hash)
+    if recent.isFull {
+      let hashes = self.hashes
+      recent.grow { hashes[$0] }
+    }
+    recent.add(Int(n), hash)
     return n
   }
 }
@@ -97,9 +114,70 @@ struct Slots {
     table[i] = n
   }
 
+  /// The entry from `hash`'s slot on that `matches`, if any.
+  @inline(__always)
+  func find(_ hash: UInt64, _ matches: (Int32) -> Bool) -> Int32? {
+    table.withUnsafeBufferPointer { table in
+      let mask = table.count - 1
+      var i = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let s = table[i]
+        if s < 0 { return nil }
+        if matches(s) { return s }
+        i = (i + 1) & mask
+      }
+    }
+  }
+
+  /// Empties every slot, keeping the table's size.
+  mutating func clear() {
+    table.withUnsafeMutableBufferPointer { $0.update(repeating: -1) }
+  }
+
   /// Doubles the table and places the `count` entries again, each by `hash(n)`.
   mutating func grow(count: Int, hash: (Int) -> UInt64) {
     table = [Int32](repeating: -1, count: table.count * 2)
     for n in 0..<count { place(Int32(n), hash(n)) }
+  }
+}
+
+/// The index of the entries a table added since its last `mark`: each probe stays within an
+/// index the size of one chunk's new entries, which the caches hold, where the whole table's
+/// slots and keys are each a miss. The merge looks up only keys its expansions did not find in
+/// the table as it was at the mark, so any match is among these.
+struct RecentIndex {
+  /// Entry numbers relative to `base`.
+  private var slots = Slots(capacity: 1 << 10)
+  /// The number of the first entry added since the mark.
+  private(set) var base = 0
+  /// How many entries were added since the mark.
+  private var count = 0
+
+  /// Forgets every entry; the next one added is numbered `count`.
+  mutating func mark(count: Int) {
+    base = count
+    if self.count > 0 { slots.clear() }
+    self.count = 0
+  }
+
+  /// The entry from `hash`'s slot on that `matches` (given and giving table numbers), if any.
+  @inline(__always)
+  func find(_ hash: UInt64, _ matches: (Int) -> Bool) -> Int32? {
+    slots.find(hash) { matches(base + Int($0)) }.map { Int32(base) + $0 }
+  }
+
+  /// Whether adding one more entry needs `grow` first.
+  var isFull: Bool { slots.isFull(adding: count) }
+
+  /// Doubles the index; `hashOf` gives an entry's hash by its table number.
+  mutating func grow(hashOf: (Int) -> UInt64) {
+    let base = self.base
+    slots.grow(count: count) { hashOf(base + $0) }
+  }
+
+  /// Adds entry `n` (the table's next) with `hash`; call `grow` first when `isFull`.
+  mutating func add(_ n: Int, _ hash: UInt64) {
+    slots.place(Int32(n - base), hash)
+    count += 1
   }
 }
