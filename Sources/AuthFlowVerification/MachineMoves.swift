@@ -69,18 +69,7 @@ struct WorldTable {
 
   /// The number of the state with this key, if it is here.
   func find(_ key: WorldKey, hash: UInt64) -> Int32? {
-    slots.table.withUnsafeBufferPointer { slots in
-      keys.withUnsafeBufferPointer { keys in
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while true {
-          let s = slots[i]
-          if s < 0 { return nil }
-          if keys[Int(s)] == key { return s }
-          i = (i + 1) & mask
-        }
-      }
-    }
+    keys.withUnsafeBufferPointer { keys in slots.find(hash) { keys[Int($0)] == key } }
   }
 
   /// Starts a new `recent` list: what is added from now on.

@@ -37,15 +37,7 @@ struct StateTable {
 
   /// The number of the state with this key, if it is here.
   func find(_ key: [UInt32], hash: UInt64) -> Int32? {
-    let slots = self.slots.table
-    let mask = slots.count - 1
-    var i = Int(truncatingIfNeeded: hash) & mask
-    while true {
-      let s = slots[i]
-      if s < 0 { return nil }
-      if hashes[Int(s)] == hash, equal(Int(s), key) { return s }
-      i = (i + 1) & mask
-    }
+    slots.find(hash) { hashes[Int($0)] == hash && equal(Int($0), key) }
   }
 
   /// Starts a new `recent` list: what is added from now on.
