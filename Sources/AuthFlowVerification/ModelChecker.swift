@@ -295,14 +295,6 @@ public struct ModelChecker: Sendable {
     /// The visited set.
     var worlds = WorldTable()
 
-    /// Tables holding nothing, not even the three stores every machine can have (what is left
-    /// behind when a run's tables are handed off to be released).
-    init(empty: ()) {
-      machineKeys = StateTable(capacity: 0)
-      storeKeys = StateTable(capacity: 0)
-      worlds = WorldTable(capacity: 0)
-    }
-
     init() {
       // The stores every machine can have: not read, its own session, empty.
       for w in [[UInt32(0)], [1], [2]] {
@@ -311,11 +303,9 @@ public struct ModelChecker: Sendable {
       }
     }
 
-    /// The number of a machine new to the tables (or found, when another expansion added it);
-    /// `machine` gives it only when new.
-    mutating func machine(_ words: [UInt32], hash: UInt64, _ machine: () -> AuthMachine) -> Int32 {
-      if let n = machineKeys.find(words, hash: hash) { return n }
-      machines.append(machine())
+    /// Adds a machine known not to be here; returns its number.
+    mutating func add(machine: AuthMachine, words: [UInt32], hash: UInt64) -> Int32 {
+      machines.append(machine)
       moves.append([])
       return machineKeys.insert(words, hash: hash)
     }
@@ -352,9 +342,7 @@ public struct ModelChecker: Sendable {
         let words = parts.machineWords[k]
         let hash = parts.machineHashes[k]
         if let n = machineKeys.findRecent(words, hash: hash) { return n }
-        machines.append(parts.takeMachine(k))
-        moves.append([])
-        return machineKeys.insert(words, hash: hash)
+        return add(machine: parts.takeMachine(k), words: words, hash: hash)
       }
       let storeNumbers = parts.storeWords.indices.map { k in
         let words = parts.storeWords[k]
@@ -432,7 +420,8 @@ public struct ModelChecker: Sendable {
       let root = World(policy: options.policy, reducer: options.reducer)
       var encoder = PackedEncoder(policy: options.policy, cache: InternerCache(interner))
       encoder.machine(root.machine, now: root.now)
-      let m = t.machine(encoder.words, hash: encoder.hash) { AbstractState(root).machine }
+      let m = t.add(
+        machine: AbstractState(root).machine, words: encoder.words, hash: encoder.hash)
       let key = WorldKey(
         machine: UInt32(m), store: 0, refresh: TimerBits.none, retry: TimerBits.none)
       t.worlds.insert(key, hash: key.hash)
@@ -696,7 +685,7 @@ public struct ModelChecker: Sendable {
     // The tables hold every machine, session and move list met: millions of boxes and arrays,
     // whose release takes seconds on a large space. They are released on another thread, so the
     // result is returned without waiting for them.
-    var tables = Tables(empty: ())
+    var tables = Tables()
     swap(&tables, &t)
     Self.releaseLater(tables)
     return result

@@ -141,7 +141,7 @@ struct RecentIndex {
   /// Entry numbers relative to `base`.
   private var slots = Slots(capacity: 1 << 10)
   /// The number of the first entry added since the mark.
-  private(set) var base = 0
+  private var base = 0
   /// How many entries were added since the mark.
   private var count = 0
 

@@ -63,9 +63,7 @@ public struct World: Sendable {
 
   /// A world at `now` with a fresh machine.
   public init(policy: Policy = Policy(), now: Instant = World.epoch, reducer: Reducer? = nil) {
-    machine = AuthMachine(policy: policy)
-    self.now = now
-    self.reducer = reducer
+    self.init(machine: AuthMachine(policy: policy), now: now, reducer: reducer)
   }
 
   /// A world at `now` around `machine` (the model checker's states: no fresh machine built only
