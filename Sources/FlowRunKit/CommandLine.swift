@@ -28,9 +28,17 @@ public enum ExitCode {
   public static let cantCreate: Int32 = 73
 }
 
-/// A usage error: printed as `Error: …` plus the usage line, exit 64.
+/// A usage error: printed as `Error: …` plus the usage of the subcommand it is about (the
+/// program's when none was named), exit 64.
 struct UsageError: Error {
   var message: String
+  /// The name of the subcommand whose arguments were wrong, once known.
+  var command: String?
+
+  init(message: String, command: String? = nil) {
+    self.message = message
+    self.command = command
+  }
 }
 
 /// A small argument parser: flags, options with values, and positional arguments.

@@ -20,6 +20,14 @@ public enum FlowRun {
     var live: ((Arguments, [String: String]) async throws -> CommandOutput)? = nil
 
     var help: String { helpText() }
+
+    /// Its usage lines, read from its help (`run`'s are declared on their own: its help is the
+    /// program's).
+    var usageLines: [String] {
+      name == "run"
+        ? FlowRun.runUsage.split(separator: "\n").map(String.init)
+        : FlowRun.usageLines(in: help)
+    }
   }
 
   static let common: Set<String> = ["-h", "--help"]
@@ -86,20 +94,47 @@ public enum FlowRun {
     ]
   }
 
-  static let usage = """
-    USAGE: flowrun [run] [--trace] [--format <format>] [--filter <substring>] [--quiet] \
-    [--strict] [--show-secrets] <path> ...
-           flowrun [run] --live --config <file> [--browser <mode>] [--login-hint <hint>] <path> ...
-           flowrun validate [--filter <substring>] <path> ...
-           flowrun schema
-           flowrun check [--depth <n>] [--max-states <n>] [--format <format>]
-           flowrun explore [--sequences <n>] [--seed <n>] [--replay <seed>]
-           flowrun graph [--format mermaid|dot] [--scenario <file> [--path]]
-           flowrun coverage <path> ...
-           flowrun generate [--out <dir>] [--dry-run] <path> ...
-           flowrun report [--out <file>] [--live --config <file>] <path> ...
-           flowrun record --config <file> [--out <file>] <scenario>
+  /// `run`'s usage lines: the program's first (its help is the program's, whose usage lists
+  /// every subcommand's).
+  static let runUsage = """
+    flowrun [run] [--trace] [--format <format>] [--filter <substring>] [--quiet] [--strict] \
+    [--show-secrets] <path> ...
+    flowrun [run] --live --config <file> [--browser <mode>] [--login-hint <hint>] <path> ...
     """
+
+  /// The program's usage: every subcommand's lines, as each one's help gives them.
+  static var usage: String { usageBlock(subcommands.flatMap(\.usageLines)) }
+
+  /// `lines` under one `USAGE:` heading, aligned.
+  static func usageBlock(_ lines: [String]) -> String {
+    "USAGE: " + lines.joined(separator: "\n       ")
+  }
+
+  /// The lines of the `USAGE:` block in a help text (up to the blank line after it).
+  static func usageLines(in help: String) -> [String] {
+    let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(where: { $0.hasPrefix("USAGE: ") }) else { return [] }
+    var out = [String(lines[start].dropFirst("USAGE: ".count))]
+    for line in lines[(start + 1)...] {
+      let text = line.drop(while: { $0 == " " })
+      if text.isEmpty { break }
+      out.append(String(text))
+    }
+    return out
+  }
+
+  /// A usage error's output: the message, then the usage of the subcommand it is about (with
+  /// where its help is), or the program's when no subcommand was named.
+  static func usageFailure(_ error: UsageError, named name: String?) -> CommandOutput {
+    guard let command = subcommands.first(where: { $0.name == name }), command.name != "run"
+    else {
+      return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+    }
+    return CommandOutput(
+      code: ExitCode.usage,
+      stderr: "Error: \(error.message)\n\(usageBlock(command.usageLines))\n"
+        + "See 'flowrun help \(command.name)'.\n")
+  }
 
   static var help: String {
     """
@@ -212,8 +247,10 @@ public enum FlowRun {
   public static func execute(
     _ args: [String], environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> CommandOutput {
+    var named: Subcommand?
     do {
       let (command, a) = try parse(args)
+      named = command
       if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: command.help) }
       if let live = command.live, command.run == nil || a.has("--live") {
         guard !a.positional.isEmpty else { throw UsageError(message: "give a scenario file") }
@@ -221,7 +258,7 @@ public enum FlowRun {
       }
       return try command.run?(a) ?? CommandOutput(code: ExitCode.usage)
     } catch let error as UsageError {
-      return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+      return usageFailure(error, named: error.command ?? named?.name)
     } catch let error as HelpRequest {
       return error.output
     } catch {
@@ -232,15 +269,17 @@ public enum FlowRun {
   /// Runs `flowrun` with `args` (without the program name); `--live` and `record` need the
   /// async `execute(_:environment:)`.
   public static func main(_ args: [String]) -> CommandOutput {
+    var named: Subcommand?
     do {
       let (command, a) = try parse(args)
+      named = command
       if a.has("-h") || a.has("--help") { return CommandOutput(code: 0, stdout: command.help) }
       guard let run = command.run, !a.has("--live") else {
         throw UsageError(message: "\(command.name) talks to servers: use the flowrun executable")
       }
       return try run(a)
     } catch let error as UsageError {
-      return CommandOutput(code: ExitCode.usage, stderr: "Error: \(error.message)\n\(usage)\n")
+      return usageFailure(error, named: error.command ?? named?.name)
     } catch let error as HelpRequest {
       return error.output
     } catch {
@@ -278,14 +317,19 @@ public enum FlowRun {
         message: "unknown subcommand '\(first)'" + suggestion(for: first, among: table)
           + " (a scenario path must exist, end in .json or contain a /)")
     }
-    let a = try Arguments(args, flags: command.flags, options: command.options)
-    if !command.takesPaths, !a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
-      throw UsageError(message: "\(command.name) takes no arguments")
+    do {
+      let a = try Arguments(args, flags: command.flags, options: command.options)
+      if !command.takesPaths, !a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
+        throw UsageError(message: "\(command.name) takes no arguments")
+      }
+      if command.takesPaths, a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
+        throw UsageError(message: "give at least one scenario file or directory")
+      }
+      return (command, a)
+    } catch var error as UsageError {
+      error.command = command.name
+      throw error
     }
-    if command.takesPaths, a.positional.isEmpty, !(a.has("-h") || a.has("--help")) {
-      throw UsageError(message: "give at least one scenario file or directory")
-    }
-    return (command, a)
   }
 
   static func looksLikePath(_ s: String) -> Bool {

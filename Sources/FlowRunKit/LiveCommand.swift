@@ -12,7 +12,7 @@ extension FlowRun {
     OVERVIEW: Run a scenario live and write what the backend answered into its script.
 
     USAGE: flowrun record --config <file> [--out <file>] [--browser <mode>] \
-    [--login-hint <hint>] <scenario>
+    [--login-hint <hint>] [--trace] [--show-secrets] <scenario>
 
     ARGUMENTS:
       <scenario>              The scenario file to run (its script is replaced).
@@ -29,6 +29,7 @@ extension FlowRun {
                               open (xdg-open / open), or follow (fetch it without a browser: for
                               providers that approve at once, such as a test provider).
       --login-hint <hint>     Passed to the consent page as login_hint.
+      --trace                 Print every transition as `state --event--> state [effects]`.
       --show-secrets          Print tokens instead of fingerprints.
       -h, --help              Show help information.
 

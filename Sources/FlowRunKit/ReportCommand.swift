@@ -14,9 +14,10 @@ extension FlowRun {
     is marked, with what was expected and what happened. Counterexamples that `flowrun check`
     and `flowrun explore` write are scenario files: report them the same way.
 
-    USAGE: flowrun report [--out <file>] [--title <text>] [--filter <substring>] [--strict] \\
+    USAGE: flowrun report [--out <file>] [--title <text>] [--filter <substring>] [--strict] \
     [--show-secrets] <path> ...
-           flowrun report --live --config <file> [--browser <mode>] [--out <file>] <path> ...
+           flowrun report --live --config <file> [--browser <mode>] [--login-hint <hint>] \
+    [--out <file>] <path> ...
 
     OPTIONS:
       --out <file>            Where to write the page (default: flowrun-report.html).
@@ -24,7 +25,8 @@ extension FlowRun {
       --filter <substring>    Only scenarios whose name or file path contains it.
       --strict                Strict rules, as for `flowrun run --strict`.
       --show-secrets          Show tokens and passwords in the diagrams instead of fingerprints.
-      --live                  Run against the providers and Firebase (see 'flowrun help record').
+      --live                  Run against the providers and Firebase (see 'flowrun help record'
+                              for --config, --browser and --login-hint).
       -h, --help              Show help information.
 
     Exit 0 when every scenario passed, 1 when one failed, 65 when a file is invalid (the page is

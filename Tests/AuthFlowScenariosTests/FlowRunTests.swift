@@ -1,9 +1,9 @@
 import AuthFlowCore
-import FlowRunKit
 import Foundation
 import Testing
 
 @testable import AuthFlowScenarios
+@testable import FlowRunKit
 
 @Suite("flowrun, the command")
 struct FlowRunTests {
@@ -32,6 +32,40 @@ struct FlowRunTests {
       #expect(out.stderr.contains("USAGE:"))
     }
     #expect(FlowRun.main(["--formt", "json", upgrade]).stderr.contains("did you mean '--format'?"))
+  }
+
+  @Test("a subcommand's usage error shows that subcommand's usage and where its help is")
+  func subcommandUsage() {
+    let out = FlowRun.main(["check", "--threads", "0"])
+    #expect(out.code == 64)
+    #expect(out.stderr.hasPrefix("Error: --threads takes a positive whole number"))
+    #expect(out.stderr.contains("USAGE: flowrun check [--depth <n>]"))
+    #expect(!out.stderr.contains("flowrun validate"))
+    #expect(out.stderr.hasSuffix("See 'flowrun help check'.\n"))
+    let unknown = FlowRun.main(["graph", "--stats"])
+    #expect(unknown.stderr.contains("USAGE: flowrun graph"))
+    #expect(unknown.stderr.contains("See 'flowrun help graph'."))
+    // No subcommand named: the program's usage, every subcommand's lines.
+    let typo = FlowRun.main(["chek"])
+    #expect(typo.stderr.contains("did you mean 'check'?"))
+    for command in FlowRun.subcommands {
+      #expect(typo.stderr.contains("flowrun \(command.name == "run" ? "[run]" : command.name)"))
+    }
+  }
+
+  @Test("every flag and option a subcommand takes is in its usage, and that usage is the program's")
+  func usageListsOptions() {
+    let program = FlowRun.usage
+    for command in FlowRun.subcommands {
+      let lines = command.usageLines
+      #expect(!lines.isEmpty, "\(command.name) has no USAGE line")
+      for line in lines { #expect(program.contains(line), "\(command.name): \(line)") }
+      for name in command.flags.union(command.options).subtracting(FlowRun.common) {
+        #expect(
+          lines.contains { $0.contains("[\(name)") || $0.contains(" \(name) ") },
+          "\(command.name)'s usage does not show \(name)")
+      }
+    }
   }
 
   @Test("one scenario: its line, its description, the summary and where to look next")
