@@ -28,7 +28,7 @@ public enum Phase: Hashable, Sendable {
   case accountFlow(AccountFlow)
   /// A first factor passed and Firebase asks for a second: the challenge, the flow it
   /// interrupts, and the step in flight.
-  case secondFactor(SecondFactorStep)
+  indirect case secondFactor(SecondFactorStep)
   /// A provider's sign-in found an account with the same email that signs in another way:
   /// waiting for the user to sign in that way, after which the provider is linked to it.
   case accountExists(PendingLink)
