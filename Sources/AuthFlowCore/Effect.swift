@@ -3,7 +3,7 @@
 public enum Effect: Hashable, Sendable {
   /// Send this request to the world; its answer comes back as `answer(_:)`, of the request's
   /// own kind.
-  case request(RequestID, Request)
+  indirect case request(RequestID, Request)
   /// Read the stored session; answered by `answer(.loadSession(id, …))`.
   case loadSession(requestId: RequestID)
   /// Store the session (replacing what was stored).
