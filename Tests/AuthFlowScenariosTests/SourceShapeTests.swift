@@ -1,3 +1,4 @@
+import AuthFlowCore
 import Foundation
 import Testing
 
@@ -20,5 +21,13 @@ struct SourceShapeTests {
       }
     }
     #expect(found.isEmpty, "default: in the reducer at \(found.joined(separator: ", "))")
+  }
+
+  @Test("a phase and an effect are smaller than their largest payloads, which are held indirectly")
+  func largeCasesIndirect() {
+    // A Swift enum is as large as its largest inline case: these hold only while the
+    // second-factor step and a request stay `indirect`.
+    #expect(MemoryLayout<Phase>.size < MemoryLayout<SecondFactorStep>.size)
+    #expect(MemoryLayout<Effect>.size < MemoryLayout<Request>.size)
   }
 }
