@@ -1204,37 +1204,46 @@ public struct ModelChecker: Sendable {
     Intent.Kind.allCases.map(\.rawValue) + AnswerName.allCases.map(\.rawValue)
     + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed", "storeChanged"]
 
-  static let intentCodes: [Intent.Kind: UInt32] = Dictionary(
-    uniqueKeysWithValues: Intent.Kind.allCases.enumerated().map { ($1, UInt32($0)) })
-  static let answerCodes: [String: UInt32] = Dictionary(
-    uniqueKeysWithValues: AnswerName.allCases.enumerated().map {
-      ($1.rawValue, UInt32(Intent.Kind.allCases.count + $0))
-    })
+  /// Answers' outcome names with their numbers in `eventKinds`, each with its length in UTF-8
+  /// bytes, compared first (as `ErrorKind.classify` does): a dictionary keyed by strings would
+  /// hash the name on every look-up.
+  static let answerCodes: [(name: String, length: Int, code: UInt32)] =
+    AnswerName.allCases.enumerated().map {
+      ($1.rawValue, $1.rawValue.utf8.count, UInt32(Intent.Kind.allCases.count + $0))
+    }
 
   static let answersEnd = UInt32(Intent.Kind.allCases.count + AnswerName.allCases.count)
-  static let timerCodes: [TimerID: UInt32] = Dictionary(
-    uniqueKeysWithValues: TimerID.allCases.enumerated().map { ($1, UInt32($0)) })
 
   /// The number of an event's kind in `eventKinds`.
   static func eventCode(_ event: Event) -> UInt32 {
     switch event {
-    case .intent(let i): return intentCodes[i.kind] ?? 0
-    case .answer(let a): return answerCodes[a.outcomeName] ?? 0
-    case .timerFired(let t): return answersEnd + (timerCodes[t] ?? 0)
-    case .persistFailed: return answersEnd + UInt32(timerCodes.count)
-    case .storeChanged: return answersEnd + UInt32(timerCodes.count) + 1
+    case .intent(let i): return UInt32(caseNumber(i.kind))
+    case .answer(let a):
+      let name = a.outcomeName
+      let length = name.utf8.count
+      for entry in answerCodes where entry.length == length && entry.name == name {
+        return entry.code
+      }
+      return 0
+    case .timerFired(let t): return answersEnd + UInt32(caseNumber(t))
+    case .persistFailed: return answersEnd + UInt32(TimerID.allCases.count)
+    case .storeChanged: return answersEnd + UInt32(TimerID.allCases.count) + 1
     }
   }
 
-  /// State names by number, for packed edges (looked up in a table, not searched in
-  /// `allCases`).
-  static let stateCodes: [StateName: UInt32] = Dictionary(
-    uniqueKeysWithValues: StateName.allCases.enumerated().map { ($1, UInt32($0)) })
-
+  /// A packed edge: the state names' and the event kind's numbers.
   static func edgeCode(_ from: StateName, _ event: UInt32, _ to: StateName) -> UInt32 {
-    let f = stateCodes[from] ?? 0
-    let t = stateCodes[to] ?? 0
-    return f << 24 | t << 16 | event
+    UInt32(caseNumber(from)) << 24 | UInt32(caseNumber(to)) << 16 | event
+  }
+
+  /// A payload-free enum's case by number: its place in `allCases`. Swift numbers such an
+  /// enum's cases in the order they are declared, the order `allCases` lists them, and holds
+  /// the number in one byte, which this reads. The enums used here have `String` raw values,
+  /// and a dictionary keyed by one hashes its raw string (about 50 ns a look-up, three times
+  /// for each move that changes a machine). `CaseNumberTests` checks every enum it is used on.
+  @inline(__always)
+  static func caseNumber<E: CaseIterable>(_ value: E) -> Int {
+    Int(unsafeBitCast(value, to: UInt8.self))
   }
 
   static func edge(_ code: UInt32) -> Edge {

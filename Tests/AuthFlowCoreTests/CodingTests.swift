@@ -51,14 +51,18 @@ struct CodingTests {
     "error codes map to the classes the reducer acts on",
     arguments: [
       ("NETWORK", ErrorKind.transient), ("TIMEOUT", .transient), ("HTTP_503", .transient),
-      ("HTTP_500", .transient), ("TOO_MANY_ATTEMPTS_TRY_LATER", .throttled),
+      ("HTTP_500", .transient), ("INTERNAL_ERROR", .transient), ("UNEXPECTED_RESPONSE", .transient),
+      ("STORAGE_UNAVAILABLE", .transient), ("BACKEND_ERROR", .transient),
+      ("UNAVAILABLE", .transient), ("RESPONSE_TOO_LARGE", .transient),
+      ("QUOTA_EXCEEDED", .throttled), ("HTTP_429", .throttled),
+      ("TOO_MANY_ATTEMPTS_TRY_LATER", .throttled),
       ("RESET_PASSWORD_EXCEED_LIMIT", .throttled),
       ("CREDENTIAL_TOO_OLD_LOGIN_AGAIN", .reauthenticate),
       ("TOKEN_EXPIRED", .sessionDead), ("USER_DISABLED", .sessionDead),
       ("USER_NOT_FOUND", .sessionDead), ("INVALID_REFRESH_TOKEN", .sessionDead),
       ("PROJECT_NUMBER_MISMATCH", .sessionDead), ("INVALID_ID_TOKEN", .invalidIDToken),
       ("INVALID_PASSWORD", .user), ("EMAIL_EXISTS", .user), ("WEAK_PASSWORD", .user),
-      ("HTTP_404", .user),
+      ("HTTP_404", .user), ("NETWORX", .user), ("network", .user), ("", .user),
     ])
   func classify(code: String, kind: ErrorKind) {
     #expect(AuthError(code: code).kind == kind)
