@@ -51,17 +51,14 @@ public enum ErrorKind: String, Hashable, Codable, Sendable, CaseIterable {
   /// Classifies a wire code: one of the codes below, an `HTTP_5xx` status (transient), or any
   /// other code (a user or data error).
   public static func classify(_ code: String) -> ErrorKind {
-    let length = code.utf8.count
-    for entry in codes where entry.length == length && entry.code == code { return entry.kind }
+    if let i = codeList.index(of: code) { return codes[i].kind }
     if code.hasPrefix("HTTP_5") { return .transient }
     return .user
   }
 
-  /// The codes with a class other than `.user`, each with its length in UTF-8 bytes, compared
-  /// first: most of these codes differ in length, and two lengths compare in an instruction
-  /// where two strings take a call (the model checker classifies millions of answers).
-  /// Docs/StateMachine.md's table of error classes lists them all (a test holds it to this).
-  static let codes: [(code: String, length: Int, kind: ErrorKind)] = [
+  /// The codes with a class other than `.user`. Docs/StateMachine.md's table of error classes
+  /// lists them all (a test holds it to this).
+  static let codes: [(code: String, kind: ErrorKind)] = [
     ("NETWORK", transient), ("TIMEOUT", transient), ("INTERNAL_ERROR", transient),
     ("UNEXPECTED_RESPONSE", transient), ("STORAGE_UNAVAILABLE", transient),
     ("BACKEND_ERROR", transient), ("UNAVAILABLE", transient), ("RESPONSE_TOO_LARGE", transient),
@@ -72,7 +69,10 @@ public enum ErrorKind: String, Hashable, Codable, Sendable, CaseIterable {
     ("USER_NOT_FOUND", sessionDead), ("INVALID_REFRESH_TOKEN", sessionDead),
     ("PROJECT_NUMBER_MISMATCH", sessionDead),
     ("INVALID_ID_TOKEN", invalidIDToken),
-  ].map { (code: $0.0, length: $0.0.utf8.count, kind: $0.1) }
+  ]
+
+  /// `codes`' strings, found without hashing (the model checker classifies millions of answers).
+  private static let codeList = StringList(codes.map(\.code))
 
   /// True for the classes that must never sign anyone out.
   public var isRetryable: Bool { self == .transient || self == .throttled }

@@ -1204,13 +1204,8 @@ public struct ModelChecker: Sendable {
     Intent.Kind.allCases.map(\.rawValue) + AnswerName.allCases.map(\.rawValue)
     + TimerID.allCases.map { "timerFired(\($0.rawValue))" } + ["persistFailed", "storeChanged"]
 
-  /// Answers' outcome names with their numbers in `eventKinds`, each with its length in UTF-8
-  /// bytes, compared first (as `ErrorKind.classify` does): a dictionary keyed by strings would
-  /// hash the name on every look-up.
-  static let answerCodes: [(name: String, length: Int, code: UInt32)] =
-    AnswerName.allCases.enumerated().map {
-      ($1.rawValue, $1.rawValue.utf8.count, UInt32(Intent.Kind.allCases.count + $0))
-    }
+  /// Answers' outcome names in `eventKinds`' order, found without hashing the name.
+  static let answerNames = StringList(AnswerName.allCases.map(\.rawValue))
 
   static let answersEnd = UInt32(Intent.Kind.allCases.count + AnswerName.allCases.count)
 
@@ -1219,12 +1214,8 @@ public struct ModelChecker: Sendable {
     switch event {
     case .intent(let i): return UInt32(caseNumber(i.kind))
     case .answer(let a):
-      let name = a.outcomeName
-      let length = name.utf8.count
-      for entry in answerCodes where entry.length == length && entry.name == name {
-        return entry.code
-      }
-      return 0
+      return answerNames.index(of: a.outcomeName).map { UInt32(Intent.Kind.allCases.count + $0) }
+        ?? 0
     case .timerFired(let t): return answersEnd + UInt32(caseNumber(t))
     case .persistFailed: return answersEnd + UInt32(TimerID.allCases.count)
     case .storeChanged: return answersEnd + UInt32(TimerID.allCases.count) + 1

@@ -123,17 +123,19 @@ public final class Interner: @unchecked Sendable {
 /// has a handful of uids, emails and provider ids, so most look-ups end here.
 struct InternerCache {
   let shared: Interner
-  /// Each string with its length in UTF-8 bytes, compared first: most of these strings differ in
-  /// length, and two lengths compare in an instruction where two strings take a call.
-  var recent: [(string: String, length: Int, id: UInt32)] = []
+  /// The strings met lately, and each one's number.
+  var recent = StringList()
+  var recentIDs: [UInt32] = []
 
   init(_ shared: Interner) { self.shared = shared }
 
   mutating func id(_ s: String) -> UInt32 {
-    let length = s.utf8.count
-    for entry in recent where entry.length == length && entry.string == s { return entry.id }
+    if let i = recent.index(of: s) { return recentIDs[i] }
     let n = shared.id(s)
-    if recent.count < 64 { recent.append((s, length, n)) }
+    if recent.count < 64 {
+      recent.append(s)
+      recentIDs.append(n)
+    }
     return n
   }
 }
