@@ -188,10 +188,11 @@ struct MachineSink: StepSink {
   mutating func returnBuffer(_ b: [Effect]) { buffer = b }
 
   mutating func observe(
-    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant,
+    same: Bool
   ) {
     steps += 1
-    if !effects.isEmpty || before != after {
+    if !same {
       code = ModelChecker.edgeCode(before.stateName, ModelChecker.eventCode(event), after.stateName)
     }
     for effect in effects {

@@ -262,10 +262,11 @@ public struct ModelChecker: Sendable {
     mutating func returnBuffer(_ b: [Effect]) { buffer = b }
 
     mutating func observe(
-      before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+      before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant,
+      same: Bool
     ) {
       // Only transitions that do something: an ignored intent or a stale answer is no edge.
-      if !effects.isEmpty || before != after {
+      if !same {
         codes.append(
           ModelChecker.edgeCode(before.stateName, ModelChecker.eventCode(event), after.stateName))
       }
@@ -818,7 +819,8 @@ public struct ModelChecker: Sendable {
     let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(choices.count)
     for (j, move) in choices.enumerated() {
-      var w = world
+      // Each move copies the world once: from the machine's, or from its answers' family's.
+      var w: World
       let event: WorldEvent
       var choice = move
       var migration: MigrationPolicy?
@@ -829,24 +831,25 @@ public struct ModelChecker: Sendable {
       var entry = MachineMove()
       if case .answer(let family, let k) = choice {
         if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
-        if let cached = answerCache.first(where: { $0.family == family }) {
-          w = cached.world
-          event = cached.answers.event(k)
+        if let c = answerCache.firstIndex(where: { $0.family == family }) {
+          w = answerCache[c].world
+          event = answerCache[c].answers.event(k)
         } else {
-          var base = world
-          guard let answers = Alphabet.answers(for: family, in: &base) else {
+          w = world
+          guard let answers = Alphabet.answers(for: family, in: &w) else {
             x.moves.append(entry)
             continue
           }
-          answerCache.append((family, base, answers))
-          w = base
+          answerCache.append((family, w, answers))
           event = answers.event(k)
         }
-      } else if let resolved = Alphabet.resolve(choice, in: &w) {
-        event = resolved
       } else {
-        x.moves.append(entry)  // Does not apply to this machine.
-        continue
+        w = world
+        guard let resolved = Alphabet.resolve(choice, in: &w) else {
+          x.moves.append(entry)  // Does not apply to this machine.
+          continue
+        }
+        event = resolved
       }
       if case .fire(let timer) = choice {
         sink.reset(firing: timer)

@@ -151,8 +151,10 @@ public struct World: Sendable {
     }
     let started = timing ? Stopwatch.now() : 0
     if timing { sink.reducerNanos &+= started &- reducing }
+    // Compared once: the check and the sink's edge both ask whether the step did anything.
+    let same = effects.isEmpty && before == machine
     var violations = Invariants.check(
-      before: before, event: event, after: machine, effects: effects, now: now)
+      before: before, event: event, after: machine, effects: effects, now: now, same: same)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
     if tracksHistory {
       violations += history.observe(
@@ -163,7 +165,8 @@ public struct World: Sendable {
       store = s  // What the first launch found on disk.
       storeKnown = true
     }
-    sink.observe(before: before, event: event, after: machine, effects: effects, at: now)
+    sink.observe(
+      before: before, event: event, after: machine, effects: effects, at: now, same: same)
     for effect in effects {
       switch effect {
       case .scheduleTimer(let timer, let at): timers[timer] = at
@@ -238,9 +241,10 @@ protocol StepSink {
   mutating func takeBuffer() -> [Effect]
   /// The buffer back, once the transition is done with it.
   mutating func returnBuffer(_ buffer: [Effect])
-  /// One transition.
+  /// One transition; `same` says it emitted nothing and left the machine as it was.
   mutating func observe(
-    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant)
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant,
+    same: Bool)
 }
 
 /// Keeps nothing.
@@ -251,7 +255,8 @@ struct DiscardingSink: StepSink {
   func takeBuffer() -> [Effect] { [] }
   func returnBuffer(_ buffer: [Effect]) {}
   func observe(
-    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant,
+    same: Bool
   ) {}
 }
 
@@ -264,7 +269,8 @@ struct RecordingSink: StepSink {
   func takeBuffer() -> [Effect] { [] }
   func returnBuffer(_ buffer: [Effect]) {}
   func observe(
-    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant
+    before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], at: Instant,
+    same: Bool
   ) {
     record(World.Step(before: before, event: event, after: after, effects: effects, at: at))
   }
