@@ -121,15 +121,51 @@ public final class Interner: @unchecked Sendable {
 
 /// The strings one thread met lately, in front of the shared (locked) interner: the alphabet
 /// has a handful of uids, emails and provider ids, so most look-ups end here.
+///
+/// The first look is at a small table keyed by the string's own 16 bytes: a short string holds
+/// its characters there, a long one a reference to its storage. Equal bytes mean equal strings
+/// (the table keeps each string it holds alive, so a long string's storage cannot be freed and
+/// its address reused for another), so a hit needs no comparison of characters; equal strings
+/// with different bytes (the same text built twice, long) only miss, and are found by the
+/// list behind it.
 struct InternerCache {
   let shared: Interner
   /// The strings met lately, and each one's number.
   var recent = StringList()
   var recentIDs: [UInt32] = []
+  /// The table by bytes: `keys[i]` and `ids[i]` (`UInt32.max`: empty); a new string replaces
+  /// the one in its slot.
+  var keys: [String]
+  var ids: [UInt32]
+  static let slotBits = 8
 
-  init(_ shared: Interner) { self.shared = shared }
+  init(_ shared: Interner) {
+    self.shared = shared
+    keys = Array(repeating: "", count: 1 << Self.slotBits)
+    ids = Array(repeating: .max, count: 1 << Self.slotBits)
+  }
+
+  /// A string's 16 bytes, where `String` is 16 bytes (64-bit platforms); `nil` elsewhere.
+  @inline(__always) static func bytes(_ s: String) -> (UInt64, UInt64)? {
+    guard MemoryLayout<String>.size == 16 else { return nil }
+    return unsafeBitCast(s, to: (UInt64, UInt64).self)
+  }
 
   mutating func id(_ s: String) -> UInt32 {
+    guard let (a, b) = Self.bytes(s) else { return listed(s) }
+    let mixed = (a ^ (b &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+    let slot = Int(truncatingIfNeeded: mixed >> UInt64(64 - Self.slotBits))
+    if ids[slot] != .max, let (c, d) = Self.bytes(keys[slot]), a == c, b == d {
+      return ids[slot]
+    }
+    let n = listed(s)
+    keys[slot] = s
+    ids[slot] = n
+    return n
+  }
+
+  /// The number from the list of recent strings, or from the shared interner.
+  mutating func listed(_ s: String) -> UInt32 {
     if let i = recent.index(of: s) { return recentIDs[i] }
     let n = shared.id(s)
     if recent.count < 64 {
