@@ -192,6 +192,18 @@ enum Bench {
     ]
   }
 
+  /// The first `states` states of the model checker's space, once, on one thread: a fixed
+  /// amount of work, for a profiler or an instruction counter to compare two builds by.
+  static func checkPrefix(states: Int) -> String {
+    var options = ModelChecker.Options()
+    options.threads = 1
+    options.maxStates = states
+    var result = ModelChecker.Result()
+    let t = seconds { result = ModelChecker(options: options).run() }
+    return "\(result.states) states, \(result.transitions) transitions, "
+      + String(format: "%.2f s", t)
+  }
+
   /// The model checker over the whole space, on one thread and on every core.
   static func modelCheck(runs: Int) -> [Figure] {
     let cores = ProcessInfo.processInfo.activeProcessorCount

@@ -11,6 +11,9 @@ let help = """
     --runs <n>              Samples per figure (default: 5); each figure shows median, min, max.
     --scenarios <dir>       The scenario directory for the replay figures (default: Scenarios).
     --only <section>        One section: hot, mixed, replay, check, memory or runtimes.
+    --check-states <n>      Explore the first <n> states of the model checker's space once, on
+                            one thread, and print what it explored and how long it took (for a
+                            profiler or an instruction counter; see Docs/Performance.md).
     -h, --help              Show help information.
 
   Build with -c release: a debug build measures the debugger-friendly code, not the product.
@@ -22,6 +25,7 @@ var json = false
 var runs = 5
 var directory = "Scenarios"
 var only: String? = nil
+var checkStates: Int? = nil
 let sections = ["hot", "mixed", "replay", "check", "memory", "runtimes"]
 while let arg = args.first {
   args.removeFirst()
@@ -45,6 +49,14 @@ while let arg = args.first {
     }
     args.removeFirst()
     only = v
+  case "--check-states":
+    guard let v = args.first, let n = Int(v), n > 0 else {
+      FileHandle.standardError.write(
+        Data("Error: --check-states takes a positive number\n\(help)".utf8))
+      exit(64)
+    }
+    args.removeFirst()
+    checkStates = n
   case "--scenarios":
     guard let v = args.first else {
       FileHandle.standardError.write(Data("Error: --scenarios takes a directory\n".utf8))
@@ -67,13 +79,37 @@ while let arg = args.first {
   if !json { FileHandle.standardError.write(Data("  measuring \(text)…\n".utf8)) }
 }
 
+/// Runs `work` on the global executor and waits for it. The program's main stays synchronous,
+/// so it also runs under tools that cannot follow an asynchronous main's parked main thread
+/// (valgrind stops with an internal error there).
+func blocking<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+  let box = Box<T>()
+  let done = DispatchSemaphore(value: 0)
+  Task.detached {
+    box.value = await work()
+    done.signal()
+  }
+  done.wait()
+  return box.value!
+}
+
+/// What `blocking`'s task hands back, written before the semaphore is signalled and read after.
+final class Box<T>: @unchecked Sendable { var value: T? }
+
+if let checkStates {
+  let result = Bench.checkPrefix(states: checkStates)
+  print(result)
+  exit(0)
+}
+
 do {
   var figures: [Figure] = []
   func wanted(_ s: String) -> Bool { only == nil || only == s }
   // Memory first, while the process is fresh: resident-memory growth is then real growth.
   if wanted("runtimes") {
     progress("10,000 runtimes")
-    figures += await Bench.runtimes(runs: min(runs, 3))
+    let n = min(runs, 3)
+    figures += blocking { await Bench.runtimes(runs: n) }
   }
   if wanted("memory") {
     progress("memory")
