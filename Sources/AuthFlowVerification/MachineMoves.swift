@@ -285,15 +285,26 @@ struct FreshParts {
   mutating func machine(
     _ words: [UInt32], hash: UInt64, known: StateTable, canonical: () -> AuthMachine
   ) -> Int32 {
+    if let n = number(machine: words, hash: hash, known: known) { return n }
+    return add(machine: words, hash: hash, canonical: canonical())
+  }
+
+  /// `machine(…)`'s number where the machine is known or new here already; `nil` otherwise.
+  func number(machine words: [UInt32], hash: UInt64, known: StateTable) -> Int32? {
     if let n = known.find(words, hash: hash) { return n }
     if let k = machineHashes.indices.first(where: {
       machineHashes[$0] == hash && machineWords[$0] == words
     }) {
       return -Int32(k) - 2
     }
+    return nil
+  }
+
+  /// Adds a machine `number(machine:…)` did not find; returns its number.
+  mutating func add(machine words: [UInt32], hash: UInt64, canonical: AuthMachine) -> Int32 {
     machineWords.append(words)
     machineHashes.append(hash)
-    machines.append(canonical())
+    machines.append(canonical)
     return -Int32(machines.count) - 1
   }
 
@@ -302,15 +313,26 @@ struct FreshParts {
     _ words: [UInt32], known: StateTable, canonical: () -> Session?
   ) -> Int32 {
     let hash = StateTable.hash(words)
+    if let n = number(store: words, hash: hash, known: known) { return n }
+    return add(store: words, hash: hash, canonical: canonical())
+  }
+
+  /// `store(…)`'s number where the store is known or new here already; `nil` otherwise.
+  func number(store words: [UInt32], hash: UInt64, known: StateTable) -> Int32? {
     if let n = known.find(words, hash: hash) { return n }
     if let k = storeHashes.indices.first(where: {
       storeHashes[$0] == hash && storeWords[$0] == words
     }) {
       return -Int32(k) - 2
     }
+    return nil
+  }
+
+  /// Adds a store `number(store:…)` did not find; returns its number.
+  mutating func add(store words: [UInt32], hash: UInt64, canonical: Session?) -> Int32 {
     storeWords.append(words)
     storeHashes.append(hash)
-    stores.append(canonical())
+    stores.append(canonical)
     return -Int32(stores.count) - 1
   }
 }
