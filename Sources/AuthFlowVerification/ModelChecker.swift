@@ -818,16 +818,21 @@ public struct ModelChecker: Sendable {
     sink.ownTokens.append(contentsOf: encoder.tokens)
     let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(choices.count)
-    for (j, move) in choices.enumerated() {
-      // Each move copies the world once: from the machine's, or from its answers' family's.
-      var next: World
-      let event: WorldEvent
-      var choice = move
-      var migration: MigrationPolicy?
-      if case .underMigrationPolicy(let p, let inner) = move {
+    for j in choices.indices {
+      // Each move copies its choice once (out of the list, where the list's element was copied
+      // twice: by the loop and into a variable) and the world once: from the machine's, or from
+      // its answers' family's.
+      let choice: Choice
+      let migration: MigrationPolicy?
+      if case .underMigrationPolicy(let p, let inner) = choices[j] {
         migration = p
         choice = inner
+      } else {
+        migration = nil
+        choice = choices[j]
       }
+      var next: World
+      let event: WorldEvent
       var entry = MachineMove()
       if case .answer(let family, let k) = choice {
         if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
