@@ -181,7 +181,7 @@ struct MachineSink: StepSink {
   mutating func takeBuffer() -> [Effect] {
     var b: [Effect] = []
     swap(&b, &buffer)
-    b.removeAll(keepingCapacity: true)
+    b.removeAllKeepingCapacity()
     return b
   }
 
@@ -223,12 +223,12 @@ struct MachineExpansion {
 
   /// Empty, keeping the arrays' memory.
   mutating func reset() {
-    moves.removeAll(keepingCapacity: true)
-    freshOps.removeAll(keepingCapacity: true)
-    violations.removeAll(keepingCapacity: true)
-    edges.removeAll(keepingCapacity: true)
+    moves.removeAllKeepingCapacity()
+    freshOps.removeAllKeepingCapacity()
+    violations.removeAllKeepingCapacity()
+    edges.removeAllKeepingCapacity()
     fresh.reset()
-    names.removeAll(keepingCapacity: true)
+    names.removeAllKeepingCapacity()
     evaluated = 0
     stats = ModelChecker.Stats()
   }
@@ -273,12 +273,12 @@ struct FreshParts {
 
   /// Empty, keeping the arrays' memory.
   mutating func reset() {
-    machineWords.removeAll(keepingCapacity: true)
-    machineHashes.removeAll(keepingCapacity: true)
-    machines.removeAll(keepingCapacity: true)
-    storeWords.removeAll(keepingCapacity: true)
-    storeHashes.removeAll(keepingCapacity: true)
-    stores.removeAll(keepingCapacity: true)
+    machineWords.removeAllKeepingCapacity()
+    machineHashes.removeAllKeepingCapacity()
+    machines.removeAllKeepingCapacity()
+    storeWords.removeAllKeepingCapacity()
+    storeHashes.removeAllKeepingCapacity()
+    stores.removeAllKeepingCapacity()
   }
 
   /// A machine's number: known, or `-(k + 2)` for the k-th new one (added with `canonical`).

@@ -214,12 +214,12 @@ public struct ModelChecker: Sendable {
 
     /// Empty, keeping the arrays' memory.
     mutating func reset() {
-      targets.removeAll(keepingCapacity: true)
+      targets.removeAllKeepingCapacity()
       selfLoops = 0
-      fresh.removeAll(keepingCapacity: true)
-      freshMoves.removeAll(keepingCapacity: true)
-      broken.removeAll(keepingCapacity: true)
-      edges.removeAll(keepingCapacity: true)
+      fresh.removeAllKeepingCapacity()
+      freshMoves.removeAllKeepingCapacity()
+      broken.removeAllKeepingCapacity()
+      edges.removeAllKeepingCapacity()
       parts.reset()
       transitions = 0
       stats = Stats()
@@ -255,7 +255,7 @@ public struct ModelChecker: Sendable {
     mutating func takeBuffer() -> [Effect] {
       var b: [Effect] = []
       swap(&b, &buffer)
-      b.removeAll(keepingCapacity: true)
+      b.removeAllKeepingCapacity()
       return b
     }
 
@@ -573,7 +573,7 @@ public struct ModelChecker: Sendable {
               UInt32(n < -1 ? fresh[Int(-n - 2)] : n)
             }
             // The fresh states' numbers, found or given now, in the order of their first move.
-            freshIndex.removeAll(keepingCapacity: true)
+            freshIndex.removeAllKeepingCapacity()
             if e.hasFresh { freshIndex.append(contentsOf: repeatElement(-1, count: e.fresh.count)) }
             let brokenCount = e.hasBroken ? e.broken.count : 0
             var brokenAt = 0
@@ -814,7 +814,7 @@ public struct ModelChecker: Sendable {
     var answerCache: [(family: RequestFamily, world: World, answers: Alphabet.Answers)] = []
     encoder.machine(machine, now: world.now)
     // A copy in the sink's own buffer: sharing the encoder's would make its next reset allocate.
-    sink.ownTokens.removeAll(keepingCapacity: true)
+    sink.ownTokens.removeAllKeepingCapacity()
     sink.ownTokens.append(contentsOf: encoder.tokens)
     let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(choices.count)
@@ -961,7 +961,7 @@ public struct ModelChecker: Sendable {
     var machineChoices: [Choice]?
     var ownTokens: [String]?
     e.targets.reserveCapacity(count + 3)
-    sink.found.removeAll(keepingCapacity: true)
+    sink.found.removeAllKeepingCapacity()
 
     /// A successor: this state, a known one, or a fresh one.
     func reach(_ next: WorldKey, machine: Int32, store: Int32, move: Int) {
@@ -1005,7 +1005,7 @@ public struct ModelChecker: Sendable {
       if world == nil { world = t.world(key, reducer: options.reducer) }
       var w = world!
       guard let event = Alphabet.resolve(choice, in: &w) else { return nil }
-      sink.codes.removeAll(keepingCapacity: true)
+      sink.codes.removeAllKeepingCapacity()
       sink.invariantNanos = 0
       sink.reducerNanos = 0
       let violations: [Violation]

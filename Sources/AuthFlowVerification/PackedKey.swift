@@ -78,7 +78,7 @@ extension PackedEncoder {
   mutating func storeWords(_ view: AbstractState.StoreView) -> [UInt32] {
     let marks = (words.count, tokens.count, ids.count, apps.count)
     store(view)
-    storeBuffer.removeAll(keepingCapacity: true)
+    storeBuffer.removeAllKeepingCapacity()
     storeBuffer.append(contentsOf: words[marks.0...])
     words.removeSubrange(marks.0...)
     tokens.removeSubrange(marks.1...)
@@ -203,10 +203,10 @@ struct PackedEncoder {
   /// Ready for another world, keeping the buffers.
   mutating func reset(now: Instant) {
     self.now = now
-    words.removeAll(keepingCapacity: true)
-    tokens.removeAll(keepingCapacity: true)
-    ids.removeAll(keepingCapacity: true)
-    apps.removeAll(keepingCapacity: true)
+    words.removeAllKeepingCapacity()
+    tokens.removeAllKeepingCapacity()
+    ids.removeAllKeepingCapacity()
+    apps.removeAllKeepingCapacity()
   }
 
   mutating func put(_ w: UInt32) { words.append(w) }
