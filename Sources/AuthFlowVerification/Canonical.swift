@@ -25,6 +25,12 @@ public struct AbstractState: Hashable, Sendable {
   }
 
   /// The store of `world`, reduced.
+  /// The session the store holds, where it holds one of its own (`nil` otherwise).
+  var heldSession: Session? {
+    if case .holds(let s) = store { return s }
+    return nil
+  }
+
   static func storeView(_ world: World) -> StoreView {
     guard world.storeKnown else { return .unknown }
     if world.store == world.machine.user?.session { return .sameAsMachine }

@@ -281,58 +281,41 @@ struct FreshParts {
     stores.removeAllKeepingCapacity()
   }
 
-  /// A machine's number: known, or `-(k + 2)` for the k-th new one (added with `canonical`).
+  /// A move's machine's number: known, or `-(k + 2)` for the k-th new one here. A new one keeps
+  /// the canonical machine of `world`, whose canonical state is returned then (for the move's
+  /// store) and built only then. The world is a parameter, not captured: a closure that captured
+  /// it would box or copy it on every move.
   mutating func machine(
-    _ words: [UInt32], hash: UInt64, known: StateTable, canonical: () -> AuthMachine
-  ) -> Int32 {
-    if let n = number(machine: words, hash: hash, known: known) { return n }
-    return add(machine: words, hash: hash, canonical: canonical())
-  }
-
-  /// `machine(…)`'s number where the machine is known or new here already; `nil` otherwise.
-  func number(machine words: [UInt32], hash: UInt64, known: StateTable) -> Int32? {
-    if let n = known.find(words, hash: hash) { return n }
+    _ words: [UInt32], hash: UInt64, of world: World, known: StateTable
+  ) -> (number: Int32, canonical: AbstractState?) {
+    if let n = known.find(words, hash: hash) { return (n, nil) }
     if let k = machineHashes.indices.first(where: {
       machineHashes[$0] == hash && machineWords[$0] == words
     }) {
-      return -Int32(k) - 2
+      return (-Int32(k) - 2, nil)
     }
-    return nil
-  }
-
-  /// Adds a machine `number(machine:…)` did not find; returns its number.
-  mutating func add(machine words: [UInt32], hash: UInt64, canonical: AuthMachine) -> Int32 {
+    let canonical = AbstractState(world)
     machineWords.append(words)
     machineHashes.append(hash)
-    machines.append(canonical)
-    return -Int32(machines.count) - 1
+    machines.append(canonical.machine)
+    return (-Int32(machines.count) - 1, canonical)
   }
 
-  /// A store's number: known, or `-(k + 2)` for the k-th new one.
+  /// A store's number: known, or `-(k + 2)` for the k-th new one here, which keeps the session
+  /// of `world`'s canonical state (`canonical`, where the caller built it already).
   mutating func store(
-    _ words: [UInt32], known: StateTable, canonical: () -> Session?
+    _ words: [UInt32], of world: World, canonical: AbstractState? = nil, known: StateTable
   ) -> Int32 {
     let hash = StateTable.hash(words)
-    if let n = number(store: words, hash: hash, known: known) { return n }
-    return add(store: words, hash: hash, canonical: canonical())
-  }
-
-  /// `store(…)`'s number where the store is known or new here already; `nil` otherwise.
-  func number(store words: [UInt32], hash: UInt64, known: StateTable) -> Int32? {
     if let n = known.find(words, hash: hash) { return n }
     if let k = storeHashes.indices.first(where: {
       storeHashes[$0] == hash && storeWords[$0] == words
     }) {
       return -Int32(k) - 2
     }
-    return nil
-  }
-
-  /// Adds a store `number(store:…)` did not find; returns its number.
-  mutating func add(store words: [UInt32], hash: UInt64, canonical: Session?) -> Int32 {
     storeWords.append(words)
     storeHashes.append(hash)
-    stores.append(canonical)
+    stores.append((canonical ?? AbstractState(world)).heldSession)
     return -Int32(stores.count) - 1
   }
 }

@@ -867,10 +867,8 @@ public struct ModelChecker: Sendable {
       } else {
         violations = next.apply(event, into: &sink)
       }
-      // From here on the move's world is only read, and no closure captures it: a captured
-      // variable is boxed and each access to it checked for exclusivity at run time, and a
-      // captured constant is copied into the closure's context (each about 2-3% of the
-      // checker's instructions).
+      // From here on the move's world is only read (see `FreshParts.machine` for why no closure
+      // captures it).
       let w = consume next
       x.evaluated += 1
       if timing {
@@ -895,16 +893,9 @@ public struct ModelChecker: Sendable {
         continue
       }
       encoder.machine(w.machine, now: w.now)
-      // The canonical state: built only for a machine or a store not numbered yet.
-      var canonical: AbstractState?
-      let hash = encoder.hash
-      if let n = x.fresh.number(machine: encoder.words, hash: hash, known: t.machineKeys) {
-        entry.target = n
-      } else {
-        let a = AbstractState(w)
-        canonical = a
-        entry.target = x.fresh.add(machine: encoder.words, hash: hash, canonical: a.machine)
-      }
+      let (target, canonical) = x.fresh.machine(
+        encoder.words, hash: encoder.hash, of: w, known: t.machineKeys)
+      entry.target = target
       if !w.storeKnown, encoder.tokens.count < 255 {
         entry.names = Int32(x.names.count)
         x.names.append(UInt8(encoder.tokens.count))
@@ -914,25 +905,16 @@ public struct ModelChecker: Sendable {
       }
       if w.storeKnown {
         // The move decided the store: a write, another process's write, or the first read.
-        let words = encoder.storeWords(AbstractState.storeView(w))
-        let hash = StateTable.hash(words)
-        if let n = x.fresh.number(store: words, hash: hash, known: t.storeKeys) {
-          entry.store = n
-        } else {
-          var session: Session?
-          if case .holds(let s) = (canonical ?? AbstractState(w)).store { session = s }
-          entry.store = x.fresh.add(store: words, hash: hash, canonical: session)
-        }
+        entry.store = x.fresh.store(
+          encoder.storeWords(AbstractState.storeView(w)), of: w, canonical: canonical,
+          known: t.storeKeys)
       } else if w.machine.user?.session != machine.user?.session {
         // The store held the session the machine had, and the machine moved on without it.
         var held = w
         held.storeKnown = true
         held.store = machine.user?.session
-        let view = AbstractState.storeView(held)
-        entry.fromSame = x.fresh.store(encoder.storeWords(view), known: t.storeKeys) {
-          if case .holds(let s) = AbstractState(held).store { return s }
-          return nil
-        }
+        entry.fromSame = x.fresh.store(
+          encoder.storeWords(AbstractState.storeView(held)), of: held, known: t.storeKeys)
       }
       x.moves.append(entry)
       if timing {
@@ -1028,22 +1010,11 @@ public struct ModelChecker: Sendable {
         e.broken.append((Int32(e.targets.count), UInt16(move), violations))
       }
       encoder.machine(w.machine, now: w.now)
-      var canonical: AbstractState?
-      func abstract() -> AbstractState {
-        if let canonical { return canonical }
-        let a = AbstractState(w)
-        canonical = a
-        return a
-      }
-      let machine = e.parts.machine(encoder.words, hash: encoder.hash, known: t.machineKeys) {
-        abstract().machine
-      }
+      let (machine, canonical) = e.parts.machine(
+        encoder.words, hash: encoder.hash, of: w, known: t.machineKeys)
       let store = e.parts.store(
-        encoder.storeWords(AbstractState.storeView(w)), known: t.storeKeys
-      ) {
-        if case .holds(let s) = abstract().store { return s }
-        return nil
-      }
+        encoder.storeWords(AbstractState.storeView(w)), of: w, canonical: canonical,
+        known: t.storeKeys)
       let next = WorldKey(
         machine: UInt32(bitPattern: machine), store: UInt32(bitPattern: store),
         refresh: TimerBits.of(w.timers.tokenRefresh.map { $0 - w.now }),
