@@ -326,7 +326,9 @@ extension Alphabet {
   /// answer, each timer fired, each write of another process's, and each upgrade conflict under
   /// the other migration policies. `world` is the machine's with no timers and no store read.
   static func machineChoices(_ world: World, everyMigrationPolicy: Bool) -> [Choice] {
-    var out = intents.map(Choice.intent)
+    var out: [Choice] = []
+    out.reserveCapacity(intentChoices.count + 32)
+    out.append(contentsOf: intentChoices)
     let awaited = Invariants.awaited(world.machine)
     for family in RequestFamily.allCases {
       guard awaited[family] != nil, let name = effectName(family, world.machine) else {
@@ -348,6 +350,9 @@ extension Alphabet {
     }
     return out
   }
+
+  /// Every intent as a move, built once.
+  static let intentChoices = intents.map(Choice.intent)
 
   /// The moves that depend on the timers or the store too, after the machine's: the answers to a
   /// relaunch's `loadSession` (what the store holds), time moving to the next timer, a relaunch.

@@ -810,8 +810,11 @@ public struct ModelChecker: Sendable {
     let restoring: Bool
     if case .restoring = machine.phase { restoring = true } else { restoring = false }
     // Each family's answers are built once (the world after building them is the same whichever
-    // answer is then taken).
-    var answerCache: [(family: RequestFamily, world: World, answers: Alphabet.Answers)] = []
+    // answer is then taken). Three arrays, not one of tuples: reading a field of an array's tuple
+    // copies the whole tuple, a world included.
+    var cachedFamilies: [RequestFamily] = []
+    var cachedWorlds: [World] = []
+    var cachedAnswers: [Alphabet.Answers] = []
     encoder.machine(machine, now: world.now)
     // A copy in the sink's own buffer: sharing the encoder's would make its next reset allocate.
     sink.ownTokens.removeAllKeepingCapacity()
@@ -836,16 +839,18 @@ public struct ModelChecker: Sendable {
       var entry = MachineMove()
       if case .answer(let family, let k) = choice {
         if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
-        if let c = answerCache.firstIndex(where: { $0.family == family }) {
-          next = answerCache[c].world
-          event = answerCache[c].answers.event(k)
+        if let c = cachedFamilies.firstIndex(of: family) {
+          next = cachedWorlds[c]
+          event = cachedAnswers[c].event(k)
         } else {
           next = world
           guard let answers = Alphabet.answers(for: family, in: &next) else {
             x.moves.append(entry)
             continue
           }
-          answerCache.append((family, next, answers))
+          cachedFamilies.append(family)
+          cachedWorlds.append(next)
+          cachedAnswers.append(answers)
           event = answers.event(k)
         }
       } else {

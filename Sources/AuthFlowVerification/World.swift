@@ -120,19 +120,19 @@ public struct World: Sendable {
     case .storeChanged(let session):
       store = session
       storeKnown = true
-      violations += feed(.storeChanged(session: session), &sink)
-    case .send(let intent): violations += feed(.intent(intent), &sink)
+      violations.add(feed(.storeChanged(session: session), &sink))
+    case .send(let intent): violations.add(feed(.intent(intent), &sink))
     case .respond(_, let answer):
-      violations += feed(.answer(answer), &sink)
+      violations.add(feed(.answer(answer), &sink))
     case .fire(let timer):
       timers[timer] = nil
-      violations += feed(.timerFired(timer: timer), &sink)
+      violations.add(feed(.timerFired(timer: timer), &sink))
     case .advance(let seconds):
       let target = now + seconds
       while let (timer, at) = timers.earliest(upTo: target) {
         now = at
         timers[timer] = nil
-        violations += feed(.timerFired(timer: timer), &sink)
+        violations.add(feed(.timerFired(timer: timer), &sink))
       }
       now = target
     }
@@ -157,8 +157,8 @@ public struct World: Sendable {
       before: before, event: event, after: machine, effects: effects, now: now, same: same)
     if let checkCoding, let v = checkCoding(machine, event, effects) { violations.append(v) }
     if tracksHistory {
-      violations += history.observe(
-        before: before, event: event, after: machine, effects: effects)
+      violations.add(
+        history.observe(before: before, event: event, after: machine, effects: effects))
     }
     if timing { sink.invariantNanos &+= Stopwatch.now() &- started }
     if !storeKnown, case .answer(.loadSession(_, .sessionLoaded(let s))) = event {
