@@ -15,4 +15,10 @@ extension Array {
     if other.isEmpty { return }
     if isEmpty { self = other } else { append(contentsOf: other) }
   }
+
+  /// Removes the elements from `count` on, keeping the memory; returns at once when there are
+  /// none (the standard library's `removeSubrange` goes through `replaceSubrange` even then).
+  @inline(__always) mutating func truncate(to count: Int) {
+    if self.count > count { removeSubrange(count...) }
+  }
 }

@@ -80,10 +80,10 @@ extension PackedEncoder {
     store(view)
     storeBuffer.removeAllKeepingCapacity()
     storeBuffer.append(contentsOf: words[marks.0...])
-    words.removeSubrange(marks.0...)
-    tokens.removeSubrange(marks.1...)
-    ids.removeSubrange(marks.2...)
-    apps.removeSubrange(marks.3...)
+    words.truncate(to: marks.0)
+    tokens.truncate(to: marks.1)
+    ids.truncate(to: marks.2)
+    apps.truncate(to: marks.3)
     return storeBuffer
   }
 
