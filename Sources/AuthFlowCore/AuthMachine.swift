@@ -45,6 +45,17 @@ public struct AuthMachine: Hashable, Sendable {
   /// Where the machine is, as one value (built on demand from `phase` and `user`).
   public var state: AuthState { AuthState(phase: phase, user: user) }
 
+  /// The signed-in user's session, if any: `user?.session` read in place. The optional user is
+  /// switched on where it is stored instead of copied first (this compiler copies an optional
+  /// struct through the runtime's generic value witness, many times the cost of the retain
+  /// that the session itself costs).
+  var userSession: Session? {
+    switch user {
+    case .some(let u): return u.session
+    case .none: return nil
+    }
+  }
+
   /// The top-level state's name, without building the view.
   public var stateName: StateName {
     switch phase {

@@ -121,8 +121,8 @@ enum Behaviour {
     _ before: AuthMachine, _ event: Event, _ after: AuthMachine, _ effects: [Effect],
     _ now: Instant, _ awaitedBefore: Awaited, _ out: inout [Violation]
   ) {
-    let bs = before.user?.session
-    let ase = after.user?.session
+    let bs = before.userSession
+    let ase = after.userSession
     sessionDead(before, event, after, effects, awaitedBefore, &out)
 
     // The "data moved" mark: set by migrationFinished, or born set from a switch.
