@@ -360,7 +360,7 @@ public enum Invariants {
   ) -> [Violation] {
     // The machines are compared last, only where the answer would matter.
     let same =
-      effects.isEmpty && event.answer == nil && !isStoreChange(event) && before == after
+      effects.isEmpty && !event.isAnswer && !isStoreChange(event) && before == after
     return check(before: before, event: event, after: after, effects: effects, now: now, same: same)
   }
 
@@ -372,7 +372,7 @@ public enum Invariants {
     before: AuthMachine, event: Event, after: AuthMachine, effects: [Effect], now: Instant,
     same: Bool
   ) -> [Violation] {
-    if same, event.answer == nil, !isStoreChange(event) {
+    if same, !event.isAnswer, !isStoreChange(event) {
       return checkUnchanged(before, event, now)
     }
     return checkStep(before: before, event: event, after: after, effects: effects, now: now)

@@ -1247,6 +1247,14 @@ extension Event {
     if case .answer(let a) = self { return a }
     return nil
   }
+
+  /// Whether this event is an answer: `answer != nil` without building the optional answer
+  /// (this compiler destroys an optional struct or enum through the runtime's generic value
+  /// witness, which costs more than the rest of the question).
+  var isAnswer: Bool {
+    if case .answer = self { return true }
+    return false
+  }
 }
 
 extension Answer: Codable {
