@@ -46,9 +46,9 @@ public struct AuthMachine: Hashable, Sendable {
   public var state: AuthState { AuthState(phase: phase, user: user) }
 
   /// The signed-in user's session, if any: `user?.session` read in place. The optional user is
-  /// switched on where it is stored instead of copied first (this compiler copies an optional
-  /// struct through the runtime's generic value witness, many times the cost of the retain
-  /// that the session itself costs).
+  /// switched on where it is stored instead of copied first: this compiler copies an optional
+  /// struct through the runtime's generic value witness, which costs many times the one retain
+  /// that copying the session costs.
   var userSession: Session? {
     switch user {
     case .some(let u): return u.session

@@ -24,13 +24,13 @@ public struct AbstractState: Hashable, Sendable {
     case holds(Session?)
   }
 
-  /// The store of `world`, reduced.
   /// The session the store holds, where it holds one of its own (`nil` otherwise).
   var heldSession: Session? {
     if case .holds(let s) = store { return s }
     return nil
   }
 
+  /// The store of `world`, reduced.
   static func storeView(_ world: World) -> StoreView {
     guard world.storeKnown else { return .unknown }
     if world.store == world.machine.user?.session { return .sameAsMachine }

@@ -326,9 +326,7 @@ extension Alphabet {
   /// answer, each timer fired, each write of another process's, and each upgrade conflict under
   /// the other migration policies. `world` is the machine's with no timers and no store read.
   static func machineChoices(_ world: World, everyMigrationPolicy: Bool) -> [Choice] {
-    var out: [Choice] = []
-    out.reserveCapacity(intentChoices.count + 32)
-    out.append(contentsOf: intentChoices)
+    var out = intentChoices
     let awaited = Invariants.awaited(world.machine)
     for family in RequestFamily.allCases {
       guard awaited[family] != nil, let name = effectName(family, world.machine) else {
