@@ -60,7 +60,8 @@ public struct AbstractState: Hashable, Sendable {
 
   /// A concrete world in this state at time 0 (fresh names do not collide with renamed ones).
   public func world(reducer: World.Reducer? = nil) -> World {
-    var w = World(machine: machine, now: Instant(0), reducer: reducer)
+    // No record of requests and no history: an abstract state has no past to check against.
+    var w = World(machine: machine, now: Instant(0), reducer: reducer, keepsRecords: false)
     w.timers = timers
     switch store {
     case .unknown: w.storeKnown = false
@@ -71,8 +72,6 @@ public struct AbstractState: Hashable, Sendable {
       w.storeKnown = true
       w.store = s
     }
-    w.recordsIssued = false
-    w.tracksHistory = false  // An abstract state has no past to check against.
     w.counter = 1000
     return w
   }
@@ -90,6 +89,10 @@ struct Canonicalizer {
   init(now: Instant, policy: Policy) {
     self.now = now
     self.policy = policy
+    // Room for a signed-in state's tokens and requests at once, instead of growing two or
+    // three times for each state.
+    tokens.reserveCapacity(8)
+    ids.reserveCapacity(4)
   }
 
   /// Failures past this count all give the longest delay.

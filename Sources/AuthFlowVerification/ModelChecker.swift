@@ -246,6 +246,9 @@ public struct ModelChecker: Sendable {
     var relaunchesByMachine: [UInt32: Relaunch] = [:]
     /// The numbered states the state being expanded reached so far, by key.
     var found: [(key: WorldKey, number: Int32)] = []
+    /// A move's tokens renamed after the machine's (see `MachineMove.names`), kept from move to
+    /// move so that renaming allocates nothing once it is large enough.
+    var renamed: [String] = []
 
     init(timesInvariants: Bool) {
       self.timesInvariants = timesInvariants
@@ -358,7 +361,8 @@ public struct ModelChecker: Sendable {
     /// The concrete world of a state (time 0, as every abstract state is).
     func world(_ key: WorldKey, reducer: World.Reducer?) -> World {
       let machine = machines[Int(key.machine)]
-      var w = World(machine: machine, now: Instant(0), reducer: reducer)
+      // No record of requests and no history: an abstract state has no past to check against.
+      var w = World(machine: machine, now: Instant(0), reducer: reducer, keepsRecords: false)
       w.timers.tokenRefresh = TimerBits.seconds(key.refresh).map(Instant.init)
       w.timers.restoreRetry = TimerBits.seconds(key.retry).map(Instant.init)
       switch key.store {
@@ -370,8 +374,6 @@ public struct ModelChecker: Sendable {
         w.storeKnown = true
         w.store = stores[Int(key.store)]
       }
-      w.recordsIssued = false
-      w.tracksHistory = false  // An abstract state has no past to check against.
       w.counter = 1000
       return w
     }
@@ -1059,13 +1061,13 @@ public struct ModelChecker: Sendable {
                 ownTokens = encoder.tokens
               }
               let at = Int(move.names)
-              var renamed: [String] = []
+              sink.renamed.removeAllKeepingCapacity()
               for k in 0..<Int(t.names[at]) {
                 let n = Int(t.names[at + 1 + k])
-                renamed.append(n > 0 ? ownTokens![n - 1] : "\u{1}new\(k)")
+                sink.renamed.append(n > 0 ? ownTokens![n - 1] : "\u{1}new\(k)")
               }
               let words = encoder.storeWords(
-                holding: t.stores[Int(key.store)], tokens: renamed)
+                holding: t.stores[Int(key.store)], tokens: sink.renamed)
               if let n = t.storeKeys.find(words, hash: StateTable.hash(words)) {
                 store = n
                 break

@@ -36,15 +36,27 @@ public struct World: Sendable {
   public var timers = TimerTable()
   /// Every request issued, oldest first (answered or not), with its effect name; kept only
   /// when `recordsIssued` (the model checker does not need it).
-  public var issued: [(id: RequestID, name: String)] = []
+  public var issued: [(id: RequestID, name: String)] {
+    get { setup.issued }
+    _modify { yield &ownSetup().issued }
+  }
   /// Whether `issued` is kept.
-  public var recordsIssued = true
+  public var recordsIssued: Bool {
+    get { setup.recordsIssued }
+    set { ownSetup().recordsIssued = newValue }
+  }
   /// A counter for fresh tokens and app request ids.
   public var counter = 0
   /// A stand-in for the reducer, to prove the checks catch bugs (`nil`: the real one).
-  public var reducer: Reducer?
+  public var reducer: Reducer? {
+    get { setup.reducer }
+    set { ownSetup().reducer = newValue }
+  }
   /// Also check that each state, event and effect survives a JSON round-trip (invariant 10).
-  public var checkCoding: (@Sendable (AuthMachine, Event, [Effect]) -> Violation?)?
+  public var checkCoding: (@Sendable (AuthMachine, Event, [Effect]) -> Violation?)? {
+    get { setup.checkCoding }
+    set { ownSetup().checkCoding = newValue }
+  }
   /// What the session store holds: the last `persistSession` or `clearSession`, or what the
   /// first launch read.
   public var store: Session?
@@ -54,9 +66,51 @@ public struct World: Sendable {
   /// What the store held before the last event's writes (for `relaunch(lostLastWrite: true)`).
   public var storeBeforeLastEvent: Session?
   /// The accounts deleted and sessions cleared so far (the invariants across steps).
-  public var history = RunHistory()
+  public var history: RunHistory {
+    get { setup.history }
+    _modify { yield &ownSetup().history }
+  }
   /// Whether `history` is kept (the model checker's states have no history: it does not).
-  public var tracksHistory = true
+  public var tracksHistory: Bool {
+    get { setup.tracksHistory }
+    set { ownSetup().tracksHistory = newValue }
+  }
+
+  /// What the model checker's moves never change (the reducer, the record of requests, the
+  /// history and whether they are kept), in one box shared by copies until one of them changes
+  /// it: the checker copies a world for every move, and one reference is retained and released
+  /// instead of six.
+  private var setup: Setup
+
+  /// Copy-on-write storage for `setup`: changed only while one world holds it.
+  private final class Setup: @unchecked Sendable {
+    var issued: [(id: RequestID, name: String)] = []
+    var recordsIssued = true
+    var history = RunHistory()
+    var tracksHistory = true
+    var reducer: Reducer?
+    var checkCoding: (@Sendable (AuthMachine, Event, [Effect]) -> Violation?)?
+
+    init(reducer: Reducer?, recordsIssued: Bool, tracksHistory: Bool) {
+      self.reducer = reducer
+      self.recordsIssued = recordsIssued
+      self.tracksHistory = tracksHistory
+    }
+
+    func copy() -> Setup {
+      let c = Setup(reducer: reducer, recordsIssued: recordsIssued, tracksHistory: tracksHistory)
+      c.issued = issued
+      c.history = history
+      c.checkCoding = checkCoding
+      return c
+    }
+  }
+
+  /// `setup`, copied first if another world shares it.
+  private mutating func ownSetup() -> Setup {
+    if !isKnownUniquelyReferenced(&setup) { setup = setup.copy() }
+    return setup
+  }
 
   /// A reducer: handles one event, appending effects.
   public typealias Reducer = @Sendable (inout AuthMachine, Event, Instant, inout [Effect]) -> Void
@@ -69,9 +123,16 @@ public struct World: Sendable {
   /// A world at `now` around `machine` (the model checker's states: no fresh machine built only
   /// to be replaced).
   init(machine: AuthMachine, now: Instant, reducer: Reducer?) {
+    self.init(machine: machine, now: now, reducer: reducer, keepsRecords: true)
+  }
+
+  /// A world around `machine` that keeps the record of requests and the history only with
+  /// `keepsRecords` (the model checker's states keep neither).
+  init(machine: AuthMachine, now: Instant, reducer: Reducer?, keepsRecords: Bool) {
     self.machine = machine
     self.now = now
-    self.reducer = reducer
+    self.setup = Setup(
+      reducer: reducer, recordsIssued: keepsRecords, tracksHistory: keepsRecords)
   }
 
   /// 2026-01-01T09:00:00Z, where generated stories start.
@@ -103,14 +164,18 @@ public struct World: Sendable {
   mutating func apply<S: StepSink>(_ event: WorldEvent, into sink: inout S) -> [Violation] {
     var violations: [Violation] = []
     if case .relaunch(let lost) = event {
+      // Both only when there is something to change: a world that changes neither shares its
+      // `setup` with the world it was copied from.
       if lost {
-        history.writeLost(restoring: storeBeforeLastEvent)
+        if !history.deleted.isEmpty || !history.cleared.isEmpty {
+          history.writeLost(restoring: storeBeforeLastEvent)
+        }
         store = storeBeforeLastEvent
       }
       storeKnown = true
       machine = AuthMachine(policy: machine.policy)
       timers = TimerTable()
-      issued.removeAll()  // The old process's requests died with it.
+      if !issued.isEmpty { issued.removeAll() }  // The old process's requests died with it.
       storeBeforeLastEvent = store
       return feed(.intent(.appLaunched), &sink)
     }
