@@ -8,7 +8,10 @@
 /// enum cases; `state` joins the two into the view apps and scenario files read.
 public struct AuthMachine: Hashable, Sendable {
   /// The configuration the machine acts on, with every number in its documented range.
-  public private(set) var policy: Policy
+  public private(set) var policy: Policy {
+    @inlinable _read { yield settled.value.policy }
+    set { settled.value.policy = newValue }
+  }
   /// Who is signed in and where their token refresh stands; `nil` when nobody is.
   public internal(set) var user: SignedInUser?
   /// What the machine is doing on top of `user`.
@@ -26,20 +29,38 @@ public struct AuthMachine: Hashable, Sendable {
   /// link's sign-in needs it (Firebase checks it is the address the link went to). Another link
   /// replaces it; once a permanent account is signed in (by the link or any other way) it is
   /// forgotten. It lives in this process only; a relaunch asks the app for it again.
-  public internal(set) var emailLinkAddress: String?
+  public internal(set) var emailLinkAddress: String? {
+    @inlinable _read { yield settled.value.emailLinkAddress }
+    set {
+      if newValue != settled.value.emailLinkAddress { settled.value.emailLinkAddress = newValue }
+    }
+  }
   /// While the user signs in to an account from `accountExists` (the other way in): the
   /// provider credential to link to it once signed in. A sign-in that ends without a session
   /// returns to `accountExists` with it.
-  public internal(set) var pendingLink: PendingLink?
+  public internal(set) var pendingLink: PendingLink? {
+    @inlinable _read { yield settled.value.pendingLink }
+    set { if newValue != settled.value.pendingLink { settled.value.pendingLink = newValue } }
+  }
+  /// The policy, the address and the pending link: what most steps leave alone, in one
+  /// copy-on-write box, so a copy of the machine retains one reference for the three. A write
+  /// of the value already held changes nothing, so it does not copy a shared box.
+  @usableFromInline var settled: CopyOnWrite<Settled>
+
+  /// The fields `settled` holds.
+  @usableFromInline struct Settled: Hashable, Sendable {
+    @usableFromInline var policy: Policy
+    @usableFromInline var emailLinkAddress: String?
+    @usableFromInline var pendingLink: PendingLink?
+  }
 
   /// A machine in `starting`, waiting for `appLaunched`.
   public init(policy: Policy = Policy()) {
-    self.policy = policy.sanitized
+    self.settled = CopyOnWrite(
+      Settled(policy: policy.sanitized, emailLinkAddress: nil, pendingLink: nil))
     self.user = nil
     self.boxedPhase = CopyOnWrite(.starting)
     self.nextRequestID = 1
-    self.emailLinkAddress = nil
-    self.pendingLink = nil
   }
 
   /// Where the machine is, as one value (built on demand from `phase` and `user`).
@@ -53,6 +74,23 @@ public struct AuthMachine: Hashable, Sendable {
     switch user {
     case .some(let u): return u.session
     case .none: return nil
+    }
+  }
+
+  /// Equal when every stored field is, as the derived equality is; asked cheapest first, and
+  /// the users compared where they are stored (see `userSession`): the derived one copied both
+  /// optional users to compare them.
+  public static func == (a: AuthMachine, b: AuthMachine) -> Bool {
+    guard a.nextRequestID == b.nextRequestID, a.boxedPhase == b.boxedPhase,
+      a.settled == b.settled
+    else { return false }
+    switch a.user {
+    case .none: return b.user == nil
+    case .some(let u):
+      switch b.user {
+      case .none: return false
+      case .some(let v): return u == v
+      }
     }
   }
 
@@ -170,13 +208,16 @@ extension AuthMachine: Codable {
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
-    policy = try c.decode(Policy.self, forKey: .policy).sanitized
+    let policy = try c.decode(Policy.self, forKey: .policy).sanitized
     let (phase, user) = try c.decode(AuthState.self, forKey: .state).split
     boxedPhase = CopyOnWrite(phase)
     self.user = user
     nextRequestID = try c.decode(RequestID.self, forKey: .nextRequestID)
-    emailLinkAddress = try c.decodeIfPresent(String.self, forKey: .emailLinkAddress)
-    pendingLink = try c.decodeIfPresent(PendingLink.self, forKey: .pendingLink)
+    settled = CopyOnWrite(
+      Settled(
+        policy: policy,
+        emailLinkAddress: try c.decodeIfPresent(String.self, forKey: .emailLinkAddress),
+        pendingLink: try c.decodeIfPresent(PendingLink.self, forKey: .pendingLink)))
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -447,6 +447,12 @@ public struct SignedInUser: Hashable, Codable, Sendable {
 
   @usableFromInline var storage: CopyOnWrite<Fields>
 
+  /// The derived equality (the one stored field), inlined: the same box is equal at once, and
+  /// the caller need not retain both users around a call.
+  @inlinable public static func == (a: SignedInUser, b: SignedInUser) -> Bool {
+    a.storage == b.storage
+  }
+
   /// Creates a user with a fresh token.
   public init(
     session: Session, token: TokenStatus = .fresh, cleanupRequest: RequestID? = nil,
