@@ -326,7 +326,14 @@ extension Alphabet {
   /// answer, each timer fired, each write of another process's, and each upgrade conflict under
   /// the other migration policies. `world` is the machine's with no timers and no store read.
   static func machineChoices(_ world: World, everyMigrationPolicy: Bool) -> [Choice] {
-    var out = intentChoices
+    intentChoices + choicesAfterIntents(world, everyMigrationPolicy: everyMigrationPolicy)
+  }
+
+  /// `machineChoices` after the intents (`intentChoices`, the same for every machine): the
+  /// model checker reads the two lists in turn instead of copying the intents into each
+  /// machine's list, which retained every intent's strings once per machine.
+  static func choicesAfterIntents(_ world: World, everyMigrationPolicy: Bool) -> [Choice] {
+    var out: [Choice] = []
     let awaited = Invariants.awaited(world.machine)
     for family in RequestFamily.allCases {
       guard awaited[family] != nil, let name = effectName(family, world.machine) else {

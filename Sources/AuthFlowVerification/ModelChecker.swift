@@ -821,20 +821,27 @@ public struct ModelChecker: Sendable {
     // A copy in the sink's own buffer: sharing the encoder's would make its next reset allocate.
     sink.ownTokens.removeAllKeepingCapacity()
     sink.ownTokens.append(contentsOf: encoder.tokens)
-    let choices = Alphabet.machineChoices(world, everyMigrationPolicy: options.everyMigrationPolicy)
-    x.moves.reserveCapacity(choices.count)
-    for j in choices.indices {
+    // The machine's moves (`Alphabet.machineChoices`): the intents' list, shared by every
+    // machine, then this machine's own.
+    let intents = Alphabet.intentChoices
+    let own = Alphabet.choicesAfterIntents(
+      world, everyMigrationPolicy: options.everyMigrationPolicy)
+    x.moves.reserveCapacity(intents.count + own.count)
+    for j in 0..<(intents.count + own.count) {
       // Each move copies its choice once (out of the list, where the list's element was copied
       // twice: by the loop and into a variable) and the world once: from the machine's, or from
       // its answers' family's.
       let choice: Choice
       let migration: MigrationPolicy?
-      if case .underMigrationPolicy(let p, let inner) = choices[j] {
+      if j < intents.count {
+        migration = nil
+        choice = intents[j]
+      } else if case .underMigrationPolicy(let p, let inner) = own[j - intents.count] {
         migration = p
         choice = inner
       } else {
         migration = nil
-        choice = choices[j]
+        choice = own[j - intents.count]
       }
       var next: World
       let event: WorldEvent
