@@ -299,14 +299,20 @@ public enum Alphabet {
     }
   }
 
+  /// The event that sends an intent: as it is, but for a token request, which takes a fresh id.
+  static func send(_ intent: Intent, in world: inout World) -> WorldEvent {
+    if case .idTokenRequested(_, let force) = intent {
+      world.counter += 1
+      return .send(.idTokenRequested(requestId: TokenRequestID(world.counter), forceRefresh: force))
+    }
+    return .send(intent)
+  }
+
   /// Turns a move into a concrete event, or `nil` when it does not apply in `world`.
   public static func resolve(_ choice: Choice, in world: inout World) -> WorldEvent? {
     switch choice {
-    case .intent(.idTokenRequested(_, let force)):
-      world.counter += 1
-      return .send(.idTokenRequested(requestId: TokenRequestID(world.counter), forceRefresh: force))
     case .intent(let intent):
-      return .send(intent)
+      return send(intent, in: &world)
     case .answer(let family, let i):
       guard let answers = answers(for: family, in: &world) else { return nil }
       return answers.event(i)

@@ -821,60 +821,60 @@ public struct ModelChecker: Sendable {
     // A copy in the sink's own buffer: sharing the encoder's would make its next reset allocate.
     sink.ownTokens.removeAllKeepingCapacity()
     sink.ownTokens.append(contentsOf: encoder.tokens)
-    // The machine's moves (`Alphabet.machineChoices`): the intents' list, shared by every
-    // machine, then this machine's own.
-    let intents = Alphabet.intentChoices
+    // The machine's moves (`Alphabet.machineChoices`): the intents, the same for every
+    // machine, then the machine's own.
+    let intents = Alphabet.intents
     let own = Alphabet.choicesAfterIntents(
       world, everyMigrationPolicy: options.everyMigrationPolicy)
     x.moves.reserveCapacity(intents.count + own.count)
     for j in 0..<(intents.count + own.count) {
-      // Each move copies its choice once (out of the list, where the list's element was copied
-      // twice: by the loop and into a variable) and the world once: from the machine's, or from
-      // its answers' family's.
-      let choice: Choice
-      let migration: MigrationPolicy?
-      if j < intents.count {
-        migration = nil
-        choice = intents[j]
-      } else if case .underMigrationPolicy(let p, let inner) = own[j - intents.count] {
-        migration = p
-        choice = inner
-      } else {
-        migration = nil
-        choice = own[j - intents.count]
-      }
+      // Each move copies the world once: from the machine's, or from its answers' family's.
       var next: World
       let event: WorldEvent
       var entry = MachineMove()
-      if case .answer(let family, let k) = choice {
-        if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
-        if let c = cachedFamilies.firstIndex(of: family) {
-          next = cachedWorlds[c]
-          event = cachedAnswers[c].event(k)
+      var migration: MigrationPolicy? = nil
+      var firing: TimerID? = nil
+      if j < intents.count {
+        // Sent straight from the list: no move is built for an intent.
+        next = world
+        event = Alphabet.send(intents[j], in: &next)
+      } else {
+        // The machine's own moves copy their choice once (out of the list, where the list's
+        // element was copied twice: by the loop and into a variable).
+        let choice: Choice
+        if case .underMigrationPolicy(let p, let inner) = own[j - intents.count] {
+          migration = p
+          choice = inner
+        } else {
+          choice = own[j - intents.count]
+        }
+        if case .answer(let family, let k) = choice {
+          if restoring, family == .flow { entry.flags |= MachineMove.loadAnswer }
+          if let c = cachedFamilies.firstIndex(of: family) {
+            next = cachedWorlds[c]
+            event = cachedAnswers[c].event(k)
+          } else {
+            next = world
+            guard let answers = Alphabet.answers(for: family, in: &next) else {
+              x.moves.append(entry)
+              continue
+            }
+            cachedFamilies.append(family)
+            cachedWorlds.append(next)
+            cachedAnswers.append(answers)
+            event = answers.event(k)
+          }
         } else {
           next = world
-          guard let answers = Alphabet.answers(for: family, in: &next) else {
-            x.moves.append(entry)
+          guard let resolved = Alphabet.resolve(choice, in: &next) else {
+            x.moves.append(entry)  // Does not apply to this machine.
             continue
           }
-          cachedFamilies.append(family)
-          cachedWorlds.append(next)
-          cachedAnswers.append(answers)
-          event = answers.event(k)
+          event = resolved
         }
-      } else {
-        next = world
-        guard let resolved = Alphabet.resolve(choice, in: &next) else {
-          x.moves.append(entry)  // Does not apply to this machine.
-          continue
-        }
-        event = resolved
+        if case .fire(let timer) = choice { firing = timer }
       }
-      if case .fire(let timer) = choice {
-        sink.reset(firing: timer)
-      } else {
-        sink.reset(firing: nil)
-      }
+      sink.reset(firing: firing)
       let violations: [Violation]
       if let migration {
         violations = next.apply(event, migration: migration, into: &sink)
