@@ -72,4 +72,33 @@ struct VisitedSetTests {
       }
     }
   }
+
+  /// The set is exact: keys whose hashes share the low bits (one probe sequence), the high
+  /// bits, or all 64 must each still be found as themselves, and a key not added never as
+  /// another.
+  @Test("keys with colliding hashes, in either half or whole, are each found as themselves")
+  func collidingHashes() {
+    let keys: [[UInt32]] = (0..<64).map { [UInt32($0), 7] }
+    // Four keys per hash: the same 64 bits; then the same low half with other high halves;
+    // then other low halves with the same high half.
+    let hashes: [UInt64] = (0..<64).map { k in
+      switch k % 3 {
+      case 0: 0x1234_5678_0000_0011
+      case 1: UInt64(k) << 32 | 0x11
+      default: 0xABCD_0000_0000_0000 | UInt64(k)
+      }
+    }
+    var table = StateTable(capacity: 4)
+    for k in keys.indices { #expect(table.insert(keys[k], hash: hashes[k]) == Int32(k)) }
+    for k in keys.indices {
+      #expect(table.find(keys[k], hash: hashes[k]) == Int32(k), "key \(k)")
+      for other in [0x1234_5678_0000_0011, hashes[k] ^ 0xFFFF_0000_0000_0000] as [UInt64]
+      where other != hashes[k] {
+        // Looked up under a hash it was not added with, a key is not found as another one.
+        let found = table.find(keys[k], hash: other)
+        #expect(found == nil || found == Int32(k), "key \(k)")
+      }
+      #expect(table.find([UInt32(k), 8], hash: hashes[k]) == nil, "a key never added, \(k)")
+    }
+  }
 }
