@@ -8,9 +8,8 @@
 /// enum cases; `state` joins the two into the view apps and scenario files read.
 public struct AuthMachine: Hashable, Sendable {
   /// The configuration the machine acts on, with every number in its documented range.
-  public private(set) var policy: Policy {
+  public var policy: Policy {
     @inlinable _read { yield settled.value.policy }
-    set { settled.value.policy = newValue }
   }
   /// Who is signed in and where their token refresh stands; `nil` when nobody is.
   public internal(set) var user: SignedInUser?

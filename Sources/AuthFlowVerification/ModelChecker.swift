@@ -207,7 +207,6 @@ public struct ModelChecker: Sendable {
     var hasEdges = false
     var hasParts = false
 
-    /// Notes which arrays hold anything, once the expansion is done.
     /// How many expansions the merge asks for at once (`touch`).
     static let touchAhead = 8
 
@@ -227,6 +226,7 @@ public struct ModelChecker: Sendable {
       }
     }
 
+    /// Notes which arrays hold anything, once the expansion is done.
     mutating func seal() {
       hasFresh = !fresh.isEmpty
       hasBroken = !broken.isEmpty
